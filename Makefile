@@ -119,10 +119,12 @@ ci: checkgenerate
 ci-clients: setup test-clients
 	$(MAKE) --no-print-directory conformance
 
-## diagram: docs/system.svg from docs/system.dot (Debian's graphviz: apt-get install graphviz);
+## diagram: docs/system.svg from docs/system.dot (Debian's graphviz: apt-get install graphviz),
+## and the layers diagrams of docs/architecture.md from the import contracts;
 ## the SVG is committed, so readers and CI need no graphviz
 diagram:
 	dot -Tsvg docs/system.dot -o docs/system.svg
+	$(PY) scripts/layers_diagram.py
 
 ## serve: run the service on 127.0.0.1:50051 with an embedded SQLite file
 serve: setup

@@ -63,7 +63,7 @@ Json = Any
 CHAIN = definition("b", a=node(output=json_out({"type": "object"})), b=node("node:a", ("a",)))
 KINDS = (
     "PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN",
-    "ACCEPTANCE", "VERIFICATION", "HANDOFF", "APPROVAL_EXPIRING",
+    "ACCEPTANCE", "VERIFICATION", "HANDOFF", "APPROVAL_EXPIRING", "WORK_ORDER_PROPOSAL",
 )  # fmt: skip
 STUCK_AFTER_MS = 300_000  # docs/operations.md: a ready node unclaimed this long
 SCHEDULE_TO_START_MS = 3_600_000  # the definition default
@@ -438,7 +438,8 @@ def expiring_count(count: str | None = None, capture: str | None = None) -> Json
     expected: dict[str, Json] = {"kind": "INBOX_ITEM_KIND_APPROVAL_EXPIRING"}
     if count is not None:
         expected["count"] = count
-    pattern = [{} for _ in KINDS[:-1]] + [expected]
+    at = KINDS.index("APPROVAL_EXPIRING")
+    pattern = [expected if i == at else {} for i in range(len(KINDS))]
     request = {"kinds": ["INBOX_ITEM_KIND_APPROVAL_EXPIRING"], "pageSize": 1}
     return step(
         "alice",
@@ -446,7 +447,7 @@ def expiring_count(count: str | None = None, capture: str | None = None) -> Json
         "ListInbox",
         request,
         response={"counts": pattern},
-        captures={capture: f"counts.{len(KINDS) - 1}.count"} if capture else None,
+        captures={capture: f"counts.{at}.count"} if capture else None,
     )
 
 

@@ -403,9 +403,7 @@ def contracts_vectors() -> list[dict[str, Json]]:
                 start(SINGLE, contractId=CID),
                 claim_as("att"),
                 complete("att", "{}", cost="123456789012345678.123456789"),
-                get_contract(
-                    spent("123456789012345678.123456789", "876543210987654321.876543211")
-                ),
+                get_contract(spent("123456789012345678.123456789", "876543210987654321.876543211")),
             ],
             CONTRACTS,
         ),
@@ -984,9 +982,7 @@ def reconciliation_vectors() -> list[dict[str, Json]]:
                 claim_as("main"),
                 complete("main", "{}"),
                 get_run(
-                    snapshot(
-                        "COMPLETING", [node_state("a", "DONE"), node_state("side", "BLOCKED")]
-                    )
+                    snapshot("COMPLETING", [node_state("a", "DONE"), node_state("side", "BLOCKED")])
                 ),
                 *reviewed("${ns}-ap"),
                 reconcile("${ns}-ap"),
@@ -1447,8 +1443,7 @@ def authorization_vectors() -> list[dict[str, Json]]:
         ),
         vector(
             "wait/authorization-refuses-an-expired-approval",
-            "An approval that has expired fails with APPROVAL_EXPIRED and the wait stays "
-            "pending.",
+            "An approval that has expired fails with APPROVAL_EXPIRED and the wait stays pending.",
             [
                 *authorizing,
                 review_wait(),
@@ -1506,7 +1501,9 @@ def authorization_vectors() -> list[dict[str, Json]]:
                     principal="payer",
                     response={"material": {"purpose": "payments"}, "materialDigest": "<any>"},
                 ),
-                approve_for("${ns}-ap0", "", principal="payer", error=(DENIED, "PURPOSE_NOT_GRANTED")),
+                approve_for(
+                    "${ns}-ap0", "", principal="payer", error=(DENIED, "PURPOSE_NOT_GRANTED")
+                ),
                 approve_for("${ns}-ap1", ""),
                 satisfy(
                     '{"ok":true}',
@@ -1896,7 +1893,11 @@ def waits_vectors() -> list[dict[str, Json]]:
                     "whose choices repeat one",
                     {
                         "kind": "human_input",
-                        "wait": {"expires_in_ms": EXPIRES, "on_expiry": "fail", "choices": ["a", "a"]},
+                        "wait": {
+                            "expires_in_ms": EXPIRES,
+                            "on_expiry": "fail",
+                            "choices": ["a", "a"],
+                        },
                     },
                 ),
                 (

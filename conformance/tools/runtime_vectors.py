@@ -476,8 +476,11 @@ def runs_vectors() -> list[dict[str, Json]]:
                     AGENT,
                     "RunService",
                     "StartRun",
-                    {"requestId": "${ns}-start", "definitionJson": document_text(ONE),
-                     "dryRun": True},
+                    {
+                        "requestId": "${ns}-start",
+                        "definitionJson": document_text(ONE),
+                        "dryRun": True,
+                    },
                     response={
                         "created": True,
                         "dryRun": True,

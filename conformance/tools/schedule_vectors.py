@@ -184,7 +184,9 @@ def backfill() -> Json:
                 "RunService",
                 "GetRun",
                 {"runId": "${first}"},
-                response={"run": {"workOrderId": "${ns}", "labels": {"praxis.schedule": "${ns}-b"}}},
+                response={
+                    "run": {"workOrderId": "${ns}", "labels": {"praxis.schedule": "${ns}-b"}}
+                },
             ),
         ],
         [*SCHEDULES, "aiws.engine.v1.RunService"],

@@ -77,7 +77,7 @@ def simulation_vectors() -> list[dict[str, Json]]:
     return [
         vector(
             "simulation/a-chain-completes-as-scripted",
-            "a completes after 500 ms with {\"x\":1}, b after 250 ms with \"report\": five "
+            'a completes after 500 ms with {"x":1}, b after 250 ms with "report": five '
             "steps (start, dispatch and completion of each), b receives a's result as its "
             "input, the run completes at start + 750 ms with b's result.",
             [
@@ -90,16 +90,30 @@ def simulation_vectors() -> list[dict[str, Json]]:
                         "steps": [
                             sim_step(0, "START", None, None, "RUNNING", [(1, "RUN_STARTED")]),
                             sim_step(
-                                0, "DISPATCH", "a", 1, "RUNNING", [(2, "NODE_DISPATCHED")],
+                                0,
+                                "DISPATCH",
+                                "a",
+                                1,
+                                "RUNNING",
+                                [(2, "NODE_DISPATCHED")],
                                 inputJson="null",
                             ),
                             sim_step(500, "COMPLETE", "a", 1, "RUNNING", [(3, "NODE_COMPLETED")]),
                             sim_step(
-                                500, "DISPATCH", "b", 1, "AWAITING_NODES",
-                                [(4, "NODE_DISPATCHED")], inputJson='{"x":1}',
+                                500,
+                                "DISPATCH",
+                                "b",
+                                1,
+                                "AWAITING_NODES",
+                                [(4, "NODE_DISPATCHED")],
+                                inputJson='{"x":1}',
                             ),
                             sim_step(
-                                750, "COMPLETE", "b", 1, "COMPLETED",
+                                750,
+                                "COMPLETE",
+                                "b",
+                                1,
+                                "COMPLETED",
                                 [(5, "NODE_COMPLETED"), (6, "RUN_COMPLETED")],
                             ),
                         ],
@@ -125,8 +139,13 @@ def simulation_vectors() -> list[dict[str, Json]]:
                         "steps": [
                             sim_step(0, "START", None, None, "RUNNING", [(1, "RUN_STARTED")]),
                             sim_step(
-                                0, "DISPATCH", "a", 1, "AWAITING_NODES",
-                                [(2, "NODE_DISPATCHED")], inputJson="null",
+                                0,
+                                "DISPATCH",
+                                "a",
+                                1,
+                                "AWAITING_NODES",
+                                [(2, "NODE_DISPATCHED")],
+                                inputJson="null",
                             ),
                             sim_step(
                                 5000, "EXPIRE", "a", 1, "AWAITING_NODES", [(3, "NODE_BLOCKED")]
@@ -166,16 +185,30 @@ def simulation_vectors() -> list[dict[str, Json]]:
                         "steps": [
                             sim_step(0, "START", None, None, "RUNNING", [(1, "RUN_STARTED")]),
                             sim_step(
-                                0, "DISPATCH", "a", 1, "AWAITING_NODES",
-                                [(2, "NODE_DISPATCHED")], inputJson="null",
+                                0,
+                                "DISPATCH",
+                                "a",
+                                1,
+                                "AWAITING_NODES",
+                                [(2, "NODE_DISPATCHED")],
+                                inputJson="null",
                             ),
                             sim_step(10, "FAIL", "a", 1, "RUNNING", [(3, "NODE_FAILED")]),
                             sim_step(
-                                1010, "DISPATCH", "a", 2, "AWAITING_NODES",
-                                [(4, "NODE_DISPATCHED")], inputJson="null",
+                                1010,
+                                "DISPATCH",
+                                "a",
+                                2,
+                                "AWAITING_NODES",
+                                [(4, "NODE_DISPATCHED")],
+                                inputJson="null",
                             ),
                             sim_step(
-                                1010, "COMPLETE", "a", 2, "COMPLETED",
+                                1010,
+                                "COMPLETE",
+                                "a",
+                                2,
+                                "COMPLETED",
                                 [(5, "NODE_COMPLETED"), (6, "RUN_COMPLETED")],
                             ),
                         ],

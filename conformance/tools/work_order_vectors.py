@@ -36,29 +36,33 @@ from vectorlib import admin, step, vector
 Json = Any
 
 SERVICES = [*RUNS, "aiws.engine.v1.AdminService", "aiws.engine.v1.ContractService"]
-CHAIN = definition(
-    "b", a=node(output=json_out({"type": "object"})), b=node("node:a", ("a",))
-)
+CHAIN = definition("b", a=node(output=json_out({"type": "object"})), b=node("node:a", ("a",)))
 SCOPED_WO = "wo-a-${ns}"  # inside the grant of `scoped` (work orders wo-a*)
 
 
 def pause(work_order: str = CWO) -> dict[str, Json]:
     """PauseWorkOrder as alice."""
     request = {"workOrderId": work_order, "reason": "hold on"}
-    return admin("PauseWorkOrder", request, response={"workOrder": {"controlState": "CONTROL_STATE_PAUSED"}})
+    return admin(
+        "PauseWorkOrder", request, response={"workOrder": {"controlState": "CONTROL_STATE_PAUSED"}}
+    )
 
 
 def resume(work_order: str = CWO) -> dict[str, Json]:
     """ResumeWorkOrder as alice."""
     request = {"workOrderId": work_order}
-    return admin("ResumeWorkOrder", request, response={"workOrder": {"controlState": "CONTROL_STATE_ACTIVE"}})
+    return admin(
+        "ResumeWorkOrder", request, response={"workOrder": {"controlState": "CONTROL_STATE_ACTIVE"}}
+    )
 
 
 def cancel(work_order: str = CWO, reason: str = "mission over") -> dict[str, Json]:
     """CancelWorkOrder as alice."""
     request = {"workOrderId": work_order, "reason": reason}
     return admin(
-        "CancelWorkOrder", request, response={"workOrder": {"controlState": "CONTROL_STATE_CANCELED"}}
+        "CancelWorkOrder",
+        request,
+        response={"workOrder": {"controlState": "CONTROL_STATE_CANCELED"}},
     )
 
 
@@ -92,8 +96,9 @@ def work_order_vectors() -> list[dict[str, Json]]:
                     },
                 ),
                 get_run({"workOrderId": CWO, "startedBy": AGENT, "labels": {"team": "search"}}),
-                start(CHAIN, request_id="${ns}-plain", capture="plain",
-                      run={"workOrderId": "default"}),  # fmt: skip
+                start(
+                    CHAIN, request_id="${ns}-plain", capture="plain", run={"workOrderId": "default"}
+                ),  # fmt: skip
             ],
             SERVICES,
         ),
@@ -104,8 +109,12 @@ def work_order_vectors() -> list[dict[str, Json]]:
             [
                 teach(),
                 create_contract(),
-                start(CHAIN, contractId=CID, workOrderId="${ns}-other",
-                      error=(INVALID, "WORK_ORDER_MISMATCH")),  # fmt: skip
+                start(
+                    CHAIN,
+                    contractId=CID,
+                    workOrderId="${ns}-other",
+                    error=(INVALID, "WORK_ORDER_MISMATCH"),
+                ),  # fmt: skip
                 list_runs({"workOrderId": "${ns}-other"}, []),
                 start(CHAIN, contractId=CID, workOrderId=CWO, run={"workOrderId": CWO}),
             ],
@@ -161,10 +170,18 @@ def work_order_vectors() -> list[dict[str, Json]]:
                         "resultError": "mission over",
                     }
                 ),
-                start(CHAIN, request_id="${ns}-late", contractId=CID,
-                      error=(FAILED, "WORK_ORDER_CANCELED")),  # fmt: skip
-                start(CHAIN, request_id="${ns}-named", workOrderId=CWO,
-                      error=(FAILED, "WORK_ORDER_CANCELED")),  # fmt: skip
+                start(
+                    CHAIN,
+                    request_id="${ns}-late",
+                    contractId=CID,
+                    error=(FAILED, "WORK_ORDER_CANCELED"),
+                ),  # fmt: skip
+                start(
+                    CHAIN,
+                    request_id="${ns}-named",
+                    workOrderId=CWO,
+                    error=(FAILED, "WORK_ORDER_CANCELED"),
+                ),  # fmt: skip
             ],
             SERVICES,
         ),
@@ -176,13 +193,25 @@ def work_order_vectors() -> list[dict[str, Json]]:
             [
                 teach(),
                 create_contract(),
-                start(CHAIN, contractId=CID, principal="scoped",
-                      error=("PERMISSION_DENIED", "ACTION_NOT_GRANTED")),  # fmt: skip
-                start(CHAIN, request_id="${ns}-default", principal="scoped",
-                      error=("PERMISSION_DENIED", "ACTION_NOT_GRANTED")),  # fmt: skip
-                start(CHAIN, request_id="${ns}-inside", principal="scoped",
-                      workOrderId=SCOPED_WO,
-                      run={"workOrderId": SCOPED_WO, "startedBy": "scoped"}),  # fmt: skip
+                start(
+                    CHAIN,
+                    contractId=CID,
+                    principal="scoped",
+                    error=("PERMISSION_DENIED", "ACTION_NOT_GRANTED"),
+                ),  # fmt: skip
+                start(
+                    CHAIN,
+                    request_id="${ns}-default",
+                    principal="scoped",
+                    error=("PERMISSION_DENIED", "ACTION_NOT_GRANTED"),
+                ),  # fmt: skip
+                start(
+                    CHAIN,
+                    request_id="${ns}-inside",
+                    principal="scoped",
+                    workOrderId=SCOPED_WO,
+                    run={"workOrderId": SCOPED_WO, "startedBy": "scoped"},
+                ),  # fmt: skip
                 get_run({"workOrderId": SCOPED_WO}, principal="scoped"),
             ],
             SERVICES,
@@ -194,8 +223,11 @@ def work_order_vectors() -> list[dict[str, Json]]:
             "with a 63-character key and a 256-byte value are kept.",
             [
                 teach(),
-                start(CHAIN, labels={f"k{i}": "v" for i in range(17)},
-                      error=(INVALID, "LABEL_INVALID")),  # fmt: skip
+                start(
+                    CHAIN,
+                    labels={f"k{i}": "v" for i in range(17)},
+                    error=(INVALID, "LABEL_INVALID"),
+                ),  # fmt: skip
                 start(CHAIN, labels={"bad key": "v"}, error=(INVALID, "LABEL_INVALID")),
                 start(CHAIN, labels={"k" * 64: "v"}, error=(INVALID, "LABEL_INVALID")),
                 start(CHAIN, labels={"k": "é" * 129}, error=(INVALID, "LABEL_INVALID")),
@@ -216,12 +248,30 @@ def work_order_vectors() -> list[dict[str, Json]]:
             [
                 teach(),
                 create_contract(),
-                start(CHAIN, request_id="${ns}-r1", capture="r1", contractId=CID,
-                      labels={"team": "search", "tier": "gold"}),  # fmt: skip
-                start(CHAIN, request_id="${ns}-r2", capture="r2", workOrderId=CWO,
-                      labels={"team": "search"}, advance_ms=10),  # fmt: skip
-                start(CHAIN, request_id="${ns}-r3", capture="r3", workOrderId=CWO,
-                      principal="alice", labels={"team": "ads"}, advance_ms=10),  # fmt: skip
+                start(
+                    CHAIN,
+                    request_id="${ns}-r1",
+                    capture="r1",
+                    contractId=CID,
+                    labels={"team": "search", "tier": "gold"},
+                ),  # fmt: skip
+                start(
+                    CHAIN,
+                    request_id="${ns}-r2",
+                    capture="r2",
+                    workOrderId=CWO,
+                    labels={"team": "search"},
+                    advance_ms=10,
+                ),  # fmt: skip
+                start(
+                    CHAIN,
+                    request_id="${ns}-r3",
+                    capture="r3",
+                    workOrderId=CWO,
+                    principal="alice",
+                    labels={"team": "ads"},
+                    advance_ms=10,
+                ),  # fmt: skip
                 list_runs({"workOrderId": CWO}, ["r3", "r2", "r1"]),
                 list_runs({"contractId": CID}, ["r1"]),
                 list_runs({"workOrderId": CWO, "startedBy": "alice"}, ["r3"]),
@@ -242,8 +292,9 @@ def work_order_vectors() -> list[dict[str, Json]]:
                     response={"runs": [{"runId": "${r3}"}], "nextPageToken": "<any>"},
                     captures={"page": "nextPageToken"},
                 ),
-                list_runs({"workOrderId": CWO, "pageSize": 2, "pageToken": "${page}"},
-                          ["r2", "r1"]),  # fmt: skip
+                list_runs(
+                    {"workOrderId": CWO, "pageSize": 2, "pageToken": "${page}"}, ["r2", "r1"]
+                ),  # fmt: skip
                 step(
                     "alice",
                     "RunService",

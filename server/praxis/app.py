@@ -106,6 +106,8 @@ from praxis.store.execution.segments import SegmentStore
 from praxis.store.execution.waits import WaitStore
 from praxis.store.principals.journal import Journal
 from praxis.store.principals.store import PrincipalStore
+from praxis.store.registry.approvals import ApprovalStore
+from praxis.store.registry.reads import RegistryReadStore
 from praxis.store.registry.store import RegistryStore
 from praxis.store.retention.store import ArchiveStore
 from praxis.store.runtime.context import Ports, RuntimeContext
@@ -269,6 +271,10 @@ class Engine:
             settings.profile,
             definition_check=self.context.check_definition,
         )
+        self.approvals = ApprovalStore(self.db, authority, self.clock)
+        self.registry_reads = RegistryReadStore(
+            self.db, authority, self.clock, self.installation_id
+        )
         self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
         self.work_orders = WorkOrderStore(self.db, authority, self.clock)
         # A new record may impose actions or a budget: every process reads it again.
@@ -317,10 +323,12 @@ class Engine:
         Database.after_commit(connection, self.wake_inbox, once=True)
 
     def _work_order_created(self, work_order_id: str) -> None:
-        """A work order was recorded: this process reads its chain at its next use, and
-        the others forget the work orders they knew without a record."""
+        """A work order was recorded (or proposed, or its proposal decided): this process
+        reads its chain at its next use, the others forget the work orders they knew
+        without a record, and inbox watchers read again."""
         self.scopes.forget(work_order_id)
-        self.signals.publish({f"{WORK_ORDER}{work_order_id}": 0})
+        # INBOX: a proposal joined (or, decided, left) what waits for a human.
+        self.signals.publish({f"{WORK_ORDER}{work_order_id}": 0, INBOX: 0})
 
     def wake_principal(self, principal_id: str) -> None:
         """Wakes the streams and long polls of a principal revoked or rotated: each checks
@@ -362,6 +370,8 @@ def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...
         (registry.head_hooks, engine.assessments.on_new_head),  # a new subject: assess again
         # The registry: a command wrote (after the commit).
         (registry.commit_hooks, engine.wake_inbox),  # proposals enter and leave the inbox
+        # Approvals: one was created (after the commit).
+        (engine.approvals.commit_hooks, engine.wake_inbox),  # it enters or renews in the inbox
         # Work-order controls, inside the admin's transaction.
         (admin.cancel_hooks, runs.on_cancel),  # a cancelled work order stops its runs
         (admin.control_hooks, runs.on_control),  # resumed work is claimable again
@@ -635,10 +645,10 @@ class Server:
         settings, engine, server = self.settings, self.engine, self.grpc
         hub = engine.signals
         registry_pb2_grpc.add_RegistryServiceServicer_to_server(
-            RegistryServicer(engine.registry), server
+            RegistryServicer(engine.registry, engine.registry_reads), server
         )
         approval_pb2_grpc.add_ApprovalServiceServicer_to_server(
-            ApprovalServicer(engine.registry, settings.clock), server
+            ApprovalServicer(engine.approvals, settings.clock), server
         )
         admin_pb2_grpc.add_AdminServiceServicer_to_server(
             AdminServicer(engine.admin, engine.config, self), server

@@ -207,8 +207,11 @@ def _walk(
         yield path, parser
         return
     for name, child in subparsers[0].choices.items():
-        if name != "serve":  # local, documented in operations.md (so are admin backup...)
-            yield from _walk(child, (*path, name))
+        if name == "serve":  # local, documented in operations.md (so are admin backup...)
+            continue
+        if child.prog.split()[-1] != name:  # an old name kept as an alias: not listed
+            continue
+        yield from _walk(child, (*path, name))
 
 
 def _own_options(parser: argparse.ArgumentParser) -> list[argparse.Action]:

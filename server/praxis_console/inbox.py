@@ -26,7 +26,7 @@ PAGE_SIZE = 100
 HEARTBEAT_S = 15.0
 KINDS = (
     "PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN",
-    "ACCEPTANCE", "VERIFICATION", "HANDOFF", "APPROVAL_EXPIRING",
+    "ACCEPTANCE", "VERIFICATION", "HANDOFF", "APPROVAL_EXPIRING", "WORK_ORDER_PROPOSAL",
 )  # fmt: skip
 LABELS = {
     "PROPOSAL": "Proposals",
@@ -39,6 +39,7 @@ LABELS = {
     "VERIFICATION": "Verification",
     "HANDOFF": "Handoffs",
     "APPROVAL_EXPIRING": "Expiring approvals",
+    "WORK_ORDER_PROPOSAL": "Proposed work orders",
 }
 SINGULAR = {
     "PROPOSAL": "Proposal",
@@ -51,6 +52,7 @@ SINGULAR = {
     "VERIFICATION": "Verification",
     "HANDOFF": "Handoff",
     "APPROVAL_EXPIRING": "Expiring approval",
+    "WORK_ORDER_PROPOSAL": "Proposed work order",
 }
 
 
@@ -100,6 +102,8 @@ def _href(item: inbox_pb2.InboxItem, kind: str) -> str:
         return deliverables.handoff_url(item.handoff.delivery_id)
     if kind == "APPROVAL_EXPIRING":
         return approvals.approval_url(item.approval.approval_id)
+    if kind == "WORK_ORDER_PROPOSAL":  # its page: what it asks for, Approve and Decline
+        return f"/workorders/{quote(item.work_order_proposal.work_order_id, safe='')}"
     if item.hold.work_order_id:
         return f"/workorders/{quote(item.hold.work_order_id, safe='')}"
     return "/registry#holds"

@@ -457,6 +457,35 @@ async def work_order_control(request: Request) -> Response:
     return web.redirect(f"/workorders/{work_order_id}")
 
 
+async def work_order_decide(request: Request) -> Response:
+    """Approve or decline a proposed child work order (a human's decision, one step)."""
+    session, form = await web.checked_form(request)
+    engine = web.console_of(request).engine
+    work_order_id = request.path_params["work_order_id"]
+    action = web.field_text(form, "action", 16)
+    decisions = {
+        "approve": work_order_pb2.PROPOSAL_DECISION_APPROVE,
+        "decline": work_order_pb2.PROPOSAL_DECISION_DECLINE,
+    }
+    if action not in decisions:
+        return web.render(
+            request,
+            "error.html",
+            {"error": ApiError("INVALID_ARGUMENT", "", "action must be approve or decline")},
+            400,
+        )
+    decide = work_order_pb2.DecideWorkOrderProposalRequest(
+        work_order_id=work_order_id,
+        decision=decisions[action],
+        reason=web.field_text(form, "reason", 1000),
+    )
+    try:
+        await engine.call(session.token, engine.work_orders.DecideWorkOrderProposal, decide)
+    except ApiError as error:
+        return web.error_page(request, error)
+    return web.redirect(f"/workorders/{work_order_id}")
+
+
 async def hold_control(request: Request) -> Response:
     session, form = await web.checked_form(request)
     engine = web.console_of(request).engine
@@ -518,5 +547,6 @@ ROUTES = [
     ),
     Route("/workorders/{work_order_id}", work_order_page, methods=["GET"]),
     Route("/workorders/{work_order_id}/control", work_order_control, methods=["POST"]),
+    Route("/workorders/{work_order_id}/decide", work_order_decide, methods=["POST"]),
     Route("/holds", hold_control, methods=["POST"]),
 ]

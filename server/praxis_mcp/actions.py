@@ -412,6 +412,29 @@ class Praxis:
             "next_page_token": reply.next_page_token,
         }
 
+    def propose_work_order(
+        self,
+        work_order_id: str,
+        parent_id: str,
+        title: str,
+        budget_microcredits: str,
+        actions: list[str],
+        labels: dict[str, str],
+    ) -> dict[str, Any]:
+        """A child work order proposed (or, repeated, the proposal as it is now)."""
+        request = work_order_pb2.ProposeWorkOrderRequest(
+            work_order_id=work_order_id,
+            parent_id=parent_id,
+            title=title,
+            budget_microcredits=budget_microcredits,
+            actions=actions,
+            labels=labels,
+        )
+        reply: work_order_pb2.ProposeWorkOrderResponse = server_call(
+            lambda: self.client.work_orders.ProposeWorkOrder(request, timeout=CALL_TIMEOUT_S)
+        )
+        return {**views.work_order(reply.work_order), "replayed": reply.replayed}
+
     def _runs(self, request: run_pb2.ListRunsRequest) -> run_pb2.ListRunsResponse:
         reply: run_pb2.ListRunsResponse = server_call(
             lambda: self.client.runs.ListRuns(request, timeout=CALL_TIMEOUT_S)

@@ -522,8 +522,9 @@ def _discovery_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> N
         "in id order: those where its grants allow the action (default run.start) and the "
         "work order (with its ancestors) permits it; the roots, or one work order's "
         "children. Each says its state (a paused or cancelled ancestor pauses or cancels "
-        "it), its spend and what its budget has left. Creating a work order is a human's "
-        "decision: ask one (ask_human) for a sub-mission. Reads only.",
+        "it), its spend and what its budget has left; a child this agent proposed says "
+        "whether a human approved or declined it. Creating a work order is a human's "
+        "decision: propose one (propose_work_order) for a sub-mission. Reads only.",
     )
     async def list_work_orders(
         action: Annotated[
@@ -535,6 +536,38 @@ def _discovery_tools(server: MCPServer, praxis: Praxis, redactor: Redactor) -> N
         page_token: PageToken = "",
     ) -> CallToolResult:
         return await _tool(redactor, lambda: praxis.list_work_orders(action, parent_id, page_token))
+
+    @server.tool(
+        annotations=_WRITE,
+        description="Propose a child work order (a sub-mission with its own budget and "
+        "actions) under a work order this agent may act in (it needs work_order.propose "
+        "there). It is recorded PROPOSED: nothing runs in it until a human approves it "
+        "(it then opens) or declines it with a reason (final). The budget is at most what "
+        "the parent has left; the actions narrow the parent's. Calling again with the same "
+        "fields answers the proposal as it is now (its state, who decided, why declined); "
+        "list_work_orders with parent_id shows it too.",
+    )
+    async def propose_work_order(
+        work_order_id: Annotated[str, Field(description="the proposed work order's id")],
+        parent_id: Annotated[str, Field(description="its parent, where the agent acts")],
+        title: Annotated[str, Field(description="what it is for: the human decides on it")] = "",
+        budget_microcredits: Annotated[
+            str, Field(description="its budget, an exact decimal (empty: none of its own)")
+        ] = "",
+        actions: Annotated[
+            list[str] | None,
+            Field(description="the actions permitted in it, e.g. run.* (empty: its parent's)"),
+        ] = None,
+        labels: Annotated[
+            dict[str, str] | None, Field(description="its labels (at most 16)")
+        ] = None,
+    ) -> CallToolResult:
+        return await _tool(
+            redactor,
+            lambda: praxis.propose_work_order(
+                work_order_id, parent_id, title, budget_microcredits, actions or [], labels or {}
+            ),
+        )
 
     @server.tool(
         annotations=_READ,

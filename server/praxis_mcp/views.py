@@ -277,4 +277,8 @@ def work_order(message: work_order_pb2.WorkOrderRecord) -> dict[str, Any]:
         "spent_microcredits": message.spent_microcredits,
         "remaining_microcredits": message.remaining_microcredits or None,
         "actions": list(message.actions),
+        "reserved_microcredits": message.reserved_microcredits or "0",
+        "proposed_by": message.creator if message.proposed else None,
+        "decided_by": message.decided_by or None,
+        "decline_reason": message.decline_reason or None,
     }

@@ -164,8 +164,8 @@ def inprocess_invoker(engine: Engine, clock: TestClock, loop: asyncio.AbstractEv
 
     hub = engine.signals
     servicers = {
-        "aiws.engine.v1.RegistryService": RegistryServicer(engine.registry),
-        "aiws.engine.v1.ApprovalService": ApprovalServicer(engine.registry, clock),
+        "aiws.engine.v1.RegistryService": RegistryServicer(engine.registry, engine.registry_reads),
+        "aiws.engine.v1.ApprovalService": ApprovalServicer(engine.approvals, clock),
         "aiws.engine.v1.AdminService": AdminServicer(engine.admin),
         "aiws.engine.v1.RunService": RunServicer(
             engine.runs, hub, engine.resumes, engine.segments.list

@@ -125,3 +125,71 @@ def test_a_work_order_only_controls_named_still_has_its_page(page: Page, console
     expect(page.locator("#record")).to_contain_text("(named by runs or controls)")
     expect(page.locator("#children")).to_contain_text("No child work orders")
     expect(page.locator("#work-order-runs")).to_contain_text("No runs in this work order.")
+
+
+def test_a_proposed_work_order_is_decided_from_the_inbox_in_one_step(
+    page: Page, console: Console, tmp_path: Path
+) -> None:
+    orders = console.harness
+    orders.client("alice").work_orders.CreateWorkOrder(
+        pb.CreateWorkOrderRequest(work_order_id="campaign", budget_microcredits="500")
+    )
+    for proposed, title in (("campaign-press", "Write the press kit"), ("campaign-ads", "Buy ads")):
+        orders.client("rogue").work_orders.ProposeWorkOrder(  # an agent proposes
+            pb.ProposeWorkOrderRequest(
+                work_order_id=proposed,
+                parent_id="campaign",
+                title=title,
+                budget_microcredits="120",
+                actions=["run.*", "admin.*", "work_order.*"],  # its page reads admin.*
+            )
+        )
+    sign_in(page, console)
+    page.goto("/inbox?kind=WORK_ORDER_PROPOSAL")
+    items = page.locator("#inbox-items tr")
+    expect(items).to_have_count(2)
+    expect(items.nth(0)).to_contain_text("rogue proposes campaign-press under campaign")
+    expect(items.nth(0)).to_contain_text("budget 120")
+    items.nth(0).get_by_role("link").click()
+    expect(page).to_have_url(f"{console.base_url}/workorders/campaign-press")
+    expect(page.locator("#record")).to_contain_text("PROPOSED")
+    expect(page.locator("#actions")).to_have_text("run.*, admin.*, work_order.*")
+    expect(page.locator("#proposal")).to_contain_text("Proposed by rogue")
+    page.screenshot(path=str(tmp_path / "proposal.png"), full_page=True)
+    page.locator("#proposal").get_by_role("button", name="Approve").click()
+    expect(page).to_have_url(f"{console.base_url}/workorders/campaign-press")
+    expect(page.locator("#record")).to_contain_text("OPEN")
+    expect(page.locator("#decided")).to_contain_text("alice")
+    expect(page.locator("#proposal")).to_have_count(0)
+
+    page.goto("/workorders/campaign-ads")
+    page.locator("#proposal").get_by_label("Reason").fill("no ads this quarter")
+    page.locator("#proposal").get_by_role("button", name="Decline").click()
+    expect(page.locator("#record")).to_contain_text("DECLINED")
+    expect(page.locator("#decided")).to_contain_text("no ads this quarter")
+    page.goto("/inbox?kind=WORK_ORDER_PROPOSAL")
+    expect(page.locator("#inbox-items tr")).to_have_count(0)
+    page.screenshot(path=str(tmp_path / "declined.png"), full_page=True)
+
+
+def test_a_proposal_joins_and_leaves_the_live_inbox_without_a_reload(
+    page: Page, console: Console
+) -> None:
+    h = console.harness
+    h.client("alice").work_orders.CreateWorkOrder(pb.CreateWorkOrderRequest(work_order_id="ops"))
+    sign_in(page, console)
+    rows = page.locator("#inbox-items tr")
+    expect(page.locator("#inbox-empty")).to_be_visible()
+    h.client("rogue").work_orders.ProposeWorkOrder(
+        pb.ProposeWorkOrderRequest(work_order_id="ops-audit", parent_id="ops", title="Audit")
+    )
+    expect(rows).to_have_count(1)  # pushed by WatchInbox: the page was not reloaded
+    expect(rows.nth(0)).to_contain_text("rogue proposes ops-audit under ops")
+    expect(page.locator('.count[data-kind="WORK_ORDER_PROPOSAL"]')).to_have_text("1")
+    h.client("alice").work_orders.DecideWorkOrderProposal(
+        pb.DecideWorkOrderProposalRequest(
+            work_order_id="ops-audit", decision=pb.PROPOSAL_DECISION_APPROVE
+        )
+    )
+    expect(rows).to_have_count(0)
+    expect(page.locator('.count[data-kind="WORK_ORDER_PROPOSAL"]')).to_have_text("0")

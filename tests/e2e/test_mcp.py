@@ -51,6 +51,7 @@ TOOLS = {
     "list_runs",
     "list_waits",
     "list_work_orders",
+    "propose_work_order",
     "list_handoffs",
     "acknowledge_handoff",
     "get_replies",
@@ -674,11 +675,11 @@ def test_watches_are_bounded_and_end_with_their_subscription(team: Shell) -> Non
 
 
 def test_the_agent_lists_the_work_orders_it_may_act_in(shell: Shell) -> None:
-    shell.ok("workorders", "create", "mission", "--budget", "10")
-    shell.ok("workorders", "create", "docs", "--parent", "mission")
-    shell.ok("workorders", "create", "audit", "--parent", "mission", "--action", "run.read")
-    shell.ok("workorders", "create", "locked", "--action", "run.read")
-    shell.ok("workorders", "pause", "mission", "--reason", "budget review")
+    shell.ok("work-orders", "create", "mission", "--budget", "10")
+    shell.ok("work-orders", "create", "docs", "--parent", "mission")
+    shell.ok("work-orders", "create", "audit", "--parent", "mission", "--action", "run.read")
+    shell.ok("work-orders", "create", "locked", "--action", "run.read")
+    shell.ok("work-orders", "pause", "mission", "--reason", "budget review")
 
     async def flow() -> None:
         async with agent(shell, "agent", shell.home / "mcp.err") as bot:
@@ -698,3 +699,55 @@ def test_the_agent_lists_the_work_orders_it_may_act_in(shell: Shell) -> None:
             assert [w["work_order_id"] for w in reads["work_orders"]] == ["locked", "mission"]
 
     run_async(flow)
+
+
+def test_the_agent_proposes_a_child_work_order_and_sees_the_human_decide(shell: Shell) -> None:
+    shell.ok("work-orders", "create", "mission", "--budget", "100")
+
+    async def propose() -> None:
+        async with agent(shell, "rogue", shell.home / "mcp.err") as bot:
+            proposed = await bot.call(
+                "propose_work_order",
+                work_order_id="research",
+                parent_id="mission",
+                title="Read the papers",
+                budget_microcredits="40",
+                actions=["run.*"],
+            )
+            assert (proposed["state"], proposed["proposed_by"], proposed["replayed"]) == (
+                "proposed",
+                "rogue",
+                False,
+            )
+            over = await bot.refused(
+                "propose_work_order",
+                work_order_id="greedy",
+                parent_id="mission",
+                budget_microcredits="101",
+            )
+            assert over["reason"] == "WORK_ORDER_BUDGET_EXCEEDS_PARENT"
+            listed = await bot.call("list_work_orders", parent_id="mission")
+            assert [(w["work_order_id"], w["state"]) for w in listed["work_orders"]] == [
+                ("research", "proposed")
+            ]
+
+    async def declined() -> None:
+        async with agent(shell, "rogue", shell.home / "mcp.err") as bot:
+            again = await bot.call(
+                "propose_work_order",
+                work_order_id="research",
+                parent_id="mission",
+                title="Read the papers",
+                budget_microcredits="40",
+                actions=["run.*"],
+            )
+            assert (again["state"], again["decided_by"], again["decline_reason"]) == (
+                "declined",
+                "alice",
+                "not now",
+            )
+            assert again["replayed"] is True
+
+    run_async(propose)
+    shell.ok("work-orders", "decline", "research", "--reason", "not now")
+    run_async(declined)

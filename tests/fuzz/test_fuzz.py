@@ -42,6 +42,7 @@ from aiws.engine.v1 import (
     run_pb2,
     task_pb2,
     wait_pb2,
+    work_order_pb2,
 )
 from tests.support.harness import T0, Harness, start_server
 
@@ -57,7 +58,7 @@ STREAM_TIMEOUT_S = 0.3
 
 MODULES = [
     registry_pb2, approval_pb2, admin_pb2, run_pb2, task_pb2, event_pb2, contract_pb2,
-    reconciliation_pb2, wait_pb2, assessment_pb2, handoff_pb2,
+    reconciliation_pb2, wait_pb2, assessment_pb2, handoff_pb2, work_order_pb2,
 ]  # fmt: skip
 METHODS: list[MethodDescriptor] = [
     method

@@ -474,7 +474,7 @@ mod tests {
     #[test]
     fn table_holds_every_unary_method() {
         let methods = unary_methods();
-        assert_eq!(methods.len(), 77, "{methods:?}");
+        assert_eq!(methods.len(), 79, "{methods:?}");
         assert!(methods.contains(&"aiws.engine.v1.SimulationService/SimulateRun".to_owned()));
         assert!(methods.contains(&"aiws.engine.v1.WorkOrderService/CreateWorkOrder".to_owned()));
         assert!(methods.contains(&"aiws.engine.v1.HandoffService/ListHandoffs".to_owned()));

@@ -24,6 +24,7 @@ HUMAN_ONLY_ACTIONS: frozenset[str] = frozenset(
         "notification.read",  # ListDeliveries (destinations, errors, run ids of every run)
         "notification.redeliver",  # RedeliverDelivery (sends a webhook body again)
         "admin.config",  # ReloadConfig (an operator's decision, never an agent's)
+        "work_order.decide",  # DecideWorkOrderProposal (approve or decline a proposed child)
     }
 )
 

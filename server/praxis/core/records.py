@@ -60,6 +60,9 @@ class WorkOrder:
     """Its ancestors in the work-order tree, root first (their holds hold it too)."""
     closed: bool = False
     """Closed (CloseWorkOrder): it admits no new run, resume or child."""
+    proposal: str = ""
+    """PROPOSED (waiting for a human) or DECLINED: it admits no new run, resume or
+    child; empty when created directly or approved."""
 
 
 @dataclass(frozen=True)

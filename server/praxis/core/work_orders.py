@@ -37,6 +37,19 @@ class State(enum.Enum):
     PAUSED = "PAUSED"
     CANCELLED = "CANCELLED"
     CLOSED = "CLOSED"
+    PROPOSED = "PROPOSED"
+    """Proposed by an agent, waiting for a human's decision: it admits no run or child."""
+    DECLINED = "DECLINED"
+    """A proposal a human declined, for good: it admits nothing."""
+
+
+class Proposal(enum.Enum):
+    """How a work order came to be: created directly, or proposed and then decided."""
+
+    NONE = ""
+    PROPOSED = "PROPOSED"
+    APPROVED = "APPROVED"
+    DECLINED = "DECLINED"
 
 
 @dataclass(frozen=True)
@@ -67,10 +80,19 @@ class Node:
     budget: Decimal | None = None
     spent: Decimal = money.ZERO
     actions: tuple[str, ...] = ()
+    proposal: Proposal = Proposal.NONE
+    decided_by: str = ""
+    decided_at_ms: int = 0
+    decline_reason: str = ""
 
     @property
     def state(self) -> State:
-        """Its state: cancelled or paused (inherited) before closed before open."""
+        """Its state: a pending or declined proposal's first, then cancelled or paused
+        (inherited) before closed before open."""
+        if self.proposal is Proposal.DECLINED:
+            return State.DECLINED
+        if self.proposal is Proposal.PROPOSED:
+            return State.PROPOSED
         if self.control in (Control.CANCELING, Control.CANCELED):
             return State.CANCELLED
         if self.control is Control.PAUSED:
@@ -163,17 +185,66 @@ def permitted(chain: Sequence[Node], action: str) -> bool:
     return all(matches(node.actions, action) for node in chain if node.actions)
 
 
-def remaining(chain: Sequence[Node]) -> Decimal | None:
+def remaining(
+    chain: Sequence[Node], reserved: Mapping[str, Decimal] | None = None
+) -> Decimal | None:
     """The least that a work order of ``chain`` with a budget has left (negative when
-    overspent), or ``None`` when none has a budget."""
-    left = [money.subtract(n.budget, n.spent) for n in chain if n.budget is not None]
+    overspent), or ``None`` when none has a budget. ``reserved``: what running attempts
+    hold against each work order's budget (by id), counted as spent."""
+    held = reserved or {}
+    left = [
+        money.subtract(n.budget, money.add(n.spent, held.get(n.work_order_id, money.ZERO)))
+        for n in chain
+        if n.budget is not None
+    ]
     return min(left) if left else None
+
+
+def budgeted(chain: Sequence[Node]) -> tuple[str, ...]:
+    """The work orders of ``chain`` that have a budget, in chain order."""
+    return tuple(n.work_order_id for n in chain if n.budget is not None)
+
+
+def not_approved(node: Node) -> Rejection | None:
+    """Why a proposed or declined work order admits nothing (no run, resume or child)."""
+    if node.proposal not in (Proposal.PROPOSED, Proposal.DECLINED):
+        return None
+    return not_approved_reason(node.work_order_id, node.proposal.value)
+
+
+def not_approved_reason(work_order_id: str, proposal: str) -> Rejection:
+    """WORK_ORDER_NOT_APPROVED for a work order whose proposal is ``proposal``."""
+    waits = "waits for a human's approval" if proposal == "PROPOSED" else "was declined"
+    return precondition(
+        "WORK_ORDER_NOT_APPROVED",
+        f"work order {work_order_id!r} is a proposed child that {waits}: it admits no run, "
+        "resume or child until approved",
+    )
+
+
+def check_decision(node: Node, approve: bool) -> Rejection | None:
+    """Why ``node`` cannot be approved (or declined) now; ``None`` also when the same
+    decision was already taken (a replay answers it unchanged)."""
+    wanted = Proposal.APPROVED if approve else Proposal.DECLINED
+    if node.proposal in (Proposal.PROPOSED, wanted):
+        return None
+    if node.proposal is Proposal.NONE:
+        told = "was created directly, not proposed"
+    else:
+        told = f"was already {node.proposal.value.lower()}"
+    return precondition(
+        "WORK_ORDER_PROPOSAL_DECIDED",
+        f"work order {node.work_order_id!r} {told}: there is nothing to decide",
+    )
 
 
 def check_child(parent_chain: Sequence[Node], children: int, request: Request) -> Rejection | None:
     """Why a child of the last work order of ``parent_chain`` (root first) may not be
     created as ``request`` asks, or ``None``."""
     parent = parent_chain[-1]
+    pending = not_approved(parent)
+    if pending:
+        return pending
     if parent.state in (State.CLOSED, State.CANCELLED):
         return precondition(
             "WORK_ORDER_CLOSED",
@@ -212,10 +283,24 @@ def check_child(parent_chain: Sequence[Node], children: int, request: Request) -
     return None
 
 
-def same_request(node: Node, request: Request, creator: str) -> bool:
-    """Whether ``node`` is what ``request`` by ``creator`` records (a replay)."""
+def check_proposals(parent_id: str, pending: int) -> Rejection | None:
+    """Why one more proposal under ``parent_id`` is refused: at most :data:`MAX_CHILDREN`
+    wait for a decision at once."""
+    if pending < MAX_CHILDREN:
+        return None
+    return Rejection(
+        Code.RESOURCE_EXHAUSTED,
+        "WORK_ORDER_TOO_MANY_CHILDREN",
+        f"work order {parent_id!r} has {MAX_CHILDREN} proposals waiting for a decision",
+    )
+
+
+def same_request(node: Node, request: Request, creator: str, proposed: bool = False) -> bool:
+    """Whether ``node`` is what ``request`` by ``creator`` records (a replay); a proposal
+    replays only a proposal, a create only a create."""
     return (
         node.creator == creator
+        and (node.proposal is not Proposal.NONE) == proposed
         and node.parent_id == request.parent_id
         and node.title == request.title
         and dict(node.labels) == dict(request.labels)

@@ -19,6 +19,8 @@ from praxis.rpc.reconciliations import reconciliation_to_proto
 from praxis.rpc.registry import approval_to_proto, proposal_to_proto
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
 from praxis.rpc.waits import wait_to_proto
+from praxis.rpc.work_orders import record_to_proto
+from praxis.store.controls.records import Record
 from praxis.store.execution.reconciliations import ReconciliationView
 from praxis.store.views import owed
 from praxis.store.views.inbox import KINDS, InboxItem, InboxStore, InboxSummary
@@ -64,6 +66,8 @@ def item_to_proto(item: InboxItem, now_ms: int) -> inbox_pb2.InboxItem:
         message.handoff.CopyFrom(handoff_to_proto(subject))
     elif isinstance(subject, owed.ExpiringApproval):
         message.approval.CopyFrom(approval_to_proto(subject.approval, now_ms))
+    elif isinstance(subject, Record):
+        message.work_order_proposal.CopyFrom(record_to_proto(subject))
     else:
         message.wait.CopyFrom(wait_to_proto(subject))
     return message

@@ -17,6 +17,8 @@ from praxis.core.records import Epochs, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
+from praxis.store.registry.approvals import ApprovalStore
+from praxis.store.registry.reads import RegistryReadStore
 from praxis.store.registry.rows import ApprovalView
 from praxis.store.registry.store import RegistryStore
 
@@ -234,10 +236,12 @@ def history_to_proto(seq: int, entry: registry.HistoryEntry) -> registry_pb2.His
 
 
 class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
-    """RegistryService over a :class:`RegistryStore`."""
+    """RegistryService: its commands over a :class:`RegistryStore`, its reads over a
+    :class:`RegistryReadStore`."""
 
-    def __init__(self, store: RegistryStore) -> None:
+    def __init__(self, store: RegistryStore, reads: RegistryReadStore) -> None:
         self.store = store
+        self.reads = reads
 
     def _command(
         self, context: grpc.ServicerContext, message: registry_pb2.RegistryCommand
@@ -283,7 +287,7 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
     def GetHead(
         self, request: registry_pb2.GetHeadRequest, context: grpc.ServicerContext
     ) -> registry_pb2.GetHeadResponse:
-        head = unwrap(context, self.store.get_head(principal(), ref_from_proto(request.ref)))
+        head = unwrap(context, self.reads.get_head(principal(), ref_from_proto(request.ref)))
         return registry_pb2.GetHeadResponse(head=head_to_proto(head))
 
     def ListRefs(
@@ -291,7 +295,7 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
     ) -> registry_pb2.ListRefsResponse:
         found, token = unwrap(
             context,
-            self.store.list_heads(
+            self.reads.list_heads(
                 principal(), request.work_order_id, request.page_size, request.page_token
             ),
         )
@@ -307,7 +311,7 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
     ) -> registry_pb2.GetProposalResponse:
         proposal, base = unwrap(
             context,
-            self.store.get_proposal(principal(), ref_from_proto(request.ref), request.proposal_id),
+            self.reads.get_proposal(principal(), ref_from_proto(request.ref), request.proposal_id),
         )
         message = proposal_to_proto(proposal)
         message.base_definition_json = _json(base)
@@ -318,7 +322,7 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
     ) -> registry_pb2.ListHistoryResponse:
         page = unwrap(
             context,
-            self.store.list_history(
+            self.reads.list_history(
                 principal(), ref_from_proto(request.ref), request.after, request.limit
             ),
         )
@@ -331,7 +335,7 @@ class RegistryServicer(registry_pb2_grpc.RegistryServiceServicer):
     def GetEpochs(
         self, request: registry_pb2.GetEpochsRequest, context: grpc.ServicerContext
     ) -> registry_pb2.GetEpochsResponse:
-        epochs = unwrap(context, self.store.get_epochs(principal(), request.work_order_id))
+        epochs = unwrap(context, self.reads.get_epochs(principal(), request.work_order_id))
         return registry_pb2.GetEpochsResponse(epochs=epochs_to_proto(epochs))
 
 
@@ -359,9 +363,9 @@ def approval_to_proto(view: ApprovalView, now_ms: int) -> approval_pb2.Approval:
 
 
 class ApprovalServicer(approval_pb2_grpc.ApprovalServiceServicer):
-    """ApprovalService over a :class:`RegistryStore`."""
+    """ApprovalService over an :class:`ApprovalStore`."""
 
-    def __init__(self, store: RegistryStore, clock: Clock) -> None:
+    def __init__(self, store: ApprovalStore, clock: Clock) -> None:
         self.store = store
         self.clock = clock
 

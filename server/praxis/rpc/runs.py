@@ -23,7 +23,7 @@ from praxis.rpc.registry import epochs_from_proto, epochs_to_proto, warnings_to_
 from praxis.rpc.serving import SHUTTING_DOWN, Blocking, abort_async
 from praxis.store.execution.resumes import ResumeRequest, ResumeStore
 from praxis.store.runtime.listing import RunFilter
-from praxis.store.runtime.rows import SNAPSHOT_NODES_MAX, RunRecord
+from praxis.store.runtime.records import SNAPSHOT_NODES_MAX, RunRecord
 from praxis.store.runtime.runs import RunStore, StartRequest, page_token_after
 from praxis.store.wake.hub import Hub, run_topic
 

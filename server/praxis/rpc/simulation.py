@@ -13,7 +13,7 @@ from praxis.core.rejection import Rejection, invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
 from praxis.rpc.runs import RUN_STATES, run_to_proto
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.simulation import Request, Simulated, SimulationStore
 
 _KINDS = {

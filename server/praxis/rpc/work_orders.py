@@ -7,15 +7,23 @@ import grpc
 from aiws.engine.v1 import work_order_pb2, work_order_pb2_grpc
 from praxis.core import money
 from praxis.core import work_orders as core
+from praxis.core.rejection import invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.controls.orders import Record, WorkOrderStore
+from praxis.store.controls.orders import WorkOrderStore
+from praxis.store.controls.records import Record
 
 _STATE = {
     core.State.OPEN: work_order_pb2.WORK_ORDER_STATE_OPEN,
     core.State.PAUSED: work_order_pb2.WORK_ORDER_STATE_PAUSED,
     core.State.CANCELLED: work_order_pb2.WORK_ORDER_STATE_CANCELLED,
     core.State.CLOSED: work_order_pb2.WORK_ORDER_STATE_CLOSED,
+    core.State.PROPOSED: work_order_pb2.WORK_ORDER_STATE_PROPOSED,
+    core.State.DECLINED: work_order_pb2.WORK_ORDER_STATE_DECLINED,
+}
+_DECISIONS = {
+    work_order_pb2.PROPOSAL_DECISION_APPROVE: True,
+    work_order_pb2.PROPOSAL_DECISION_DECLINE: False,
 }
 _STATE_IN = {value: key for key, value in _STATE.items()}
 
@@ -40,6 +48,11 @@ def record_to_proto(record: Record) -> work_order_pb2.WorkOrderRecord:
         created_at_ms=node.created_at_ms,
         closed_at_ms=node.closed_at_ms,
         child_count=record.child_count,
+        proposed=node.proposal is not core.Proposal.NONE,
+        decided_by=node.decided_by,
+        decided_at_ms=node.decided_at_ms,
+        decline_reason=node.decline_reason,
+        reserved_microcredits=money.text(record.reserved),
     )
 
 
@@ -109,3 +122,36 @@ class WorkOrderServicer(work_order_pb2_grpc.WorkOrderServiceServicer):
     ) -> work_order_pb2.CloseWorkOrderResponse:
         record = unwrap(context, self.store.close(principal(), request.work_order_id))
         return work_order_pb2.CloseWorkOrderResponse(work_order=record_to_proto(record))
+
+    def ProposeWorkOrder(
+        self, request: work_order_pb2.ProposeWorkOrderRequest, context: grpc.ServicerContext
+    ) -> work_order_pb2.ProposeWorkOrderResponse:
+        record, replayed = unwrap(
+            context,
+            self.store.propose(
+                principal(),
+                request.work_order_id,
+                request.parent_id,
+                request.title,
+                dict(request.labels),
+                request.budget_microcredits,
+                list(request.actions),
+            ),
+        )
+        return work_order_pb2.ProposeWorkOrderResponse(
+            work_order=record_to_proto(record), replayed=replayed
+        )
+
+    def DecideWorkOrderProposal(
+        self,
+        request: work_order_pb2.DecideWorkOrderProposalRequest,
+        context: grpc.ServicerContext,
+    ) -> work_order_pb2.DecideWorkOrderProposalResponse:
+        approve = _DECISIONS.get(request.decision)
+        if approve is None:
+            unwrap(context, invalid("ENUM_INVALID", "decision", "decision is APPROVE or DECLINE"))
+        record = unwrap(
+            context,
+            self.store.decide(principal(), request.work_order_id, bool(approve), request.reason),
+        )
+        return work_order_pb2.DecideWorkOrderProposalResponse(work_order=record_to_proto(record))

@@ -21,7 +21,13 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
 from praxis.store.controls import upgrades as control_upgrades
-from praxis.store.controls.tables import WORK_ORDER_TREE_COLUMNS, holds, work_orders
+from praxis.store.controls.tables import (
+    WORK_ORDER_PROPOSAL_COLUMNS,
+    WORK_ORDER_TREE_COLUMNS,
+    holds,
+    work_order_reservations,
+    work_orders,
+)
 from praxis.store.db.metadata import meta
 from praxis.store.db.migrations import Migration
 from praxis.store.execution import upgrades as execution_upgrades
@@ -168,5 +174,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         (),
         control_upgrades.work_order_tree,
         adds=(("work_orders", WORK_ORDER_TREE_COLUMNS),),
+    ),
+    Migration(
+        28,
+        "work_order_proposals",
+        (work_order_reservations,),
+        control_upgrades.work_order_proposals,
+        adds=(("work_orders", WORK_ORDER_PROPOSAL_COLUMNS),),
     ),
 )

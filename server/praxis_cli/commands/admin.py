@@ -1,4 +1,4 @@
-"""``praxis events tail``, ``holds``, ``epochs``, ``workorders`` and ``admin reload|config``."""
+"""``praxis events tail``, ``holds``, ``epochs``, ``work-orders`` and ``admin reload|config``."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ _EPOCH_KINDS = {
 
 
 def register(commands: Any, common: argparse.ArgumentParser) -> None:
-    """Adds ``events``, ``holds``, ``epochs``, ``workorders`` and ``admin``."""
+    """Adds ``events``, ``holds``, ``epochs``, ``work-orders`` and ``admin``."""
     admin = group(
         commands,
         "admin",
@@ -81,8 +81,10 @@ def register(commands: Any, common: argparse.ArgumentParser) -> None:
     )
 
     orders = group(
-        commands, "workorders", "work orders: a tree of records, their controls and spend"
+        commands, "work-orders", "work orders: a tree of records, their controls and spend"
     )
+    # The name before issue 42's: still accepted, never listed (help, docs, completion).
+    commands.choices["workorders"] = commands.choices["work-orders"]
     work_orders.add_commands(orders, common)
     for name, handler, text in (
         ("show", _wo_show, "show a work order's controls, epochs and holds"),

@@ -37,6 +37,7 @@ INBOX_KINDS = {
     "verification": ib.INBOX_ITEM_KIND_VERIFICATION,
     "handoff": ib.INBOX_ITEM_KIND_HANDOFF,
     "approval-expiring": ib.INBOX_ITEM_KIND_APPROVAL_EXPIRING,
+    "work-order-proposal": ib.INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL,
 }
 DECISIONS = {
     "applied": rc.RECONCILIATION_DECISION_APPLIED,
@@ -114,7 +115,8 @@ def _stuck_actions(stuck: list[ib.StuckRun]) -> list[str]:
 
 
 def _owed_actions(items: Sequence[ib.InboxItem]) -> list[str]:
-    """The command that settles each owed assessment, handoff and expiring approval."""
+    """The command that settles each owed assessment, handoff, expiring approval and
+    proposed work order."""
     lines = []
     for item in items:
         kind = item.WhichOneof("subject")
@@ -128,6 +130,10 @@ def _owed_actions(items: Sequence[ib.InboxItem]) -> list[str]:
         elif kind == "handoff":
             receiver = item.handoff.to_principal_id
             lines.append(f"  praxis handoffs ack {item.handoff.delivery_id}  (as {receiver})")
+        elif kind == "work_order_proposal":
+            proposed = item.work_order_proposal.work_order_id
+            lines.append(f"  praxis work-orders approve {proposed}")
+            lines.append(f"    (or: praxis work-orders decline {proposed} --reason WHY)")
         elif kind == "approval":
             expires = local_time(item.approval.expires_at_ms)
             lines.append(
@@ -151,6 +157,8 @@ def _subject_id(item: ib.InboxItem) -> str:
         return item.handoff.delivery_id
     if kind == "approval":
         return item.approval.approval_id
+    if kind == "work_order_proposal":
+        return item.work_order_proposal.work_order_id
     if kind == "assessment_due":
         return enum_name(ib.InboxItemKind.Name(item.kind), "INBOX_ITEM_KIND_").lower()
     return item.item_id

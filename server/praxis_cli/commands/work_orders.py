@@ -1,5 +1,6 @@
-"""``praxis workorders create|list|tree|close``: work orders as records and as a tree
-(the controls, ``show|pause|resume|cancel``, are in :mod:`praxis_cli.commands.admin`)."""
+"""``praxis work-orders create|list|tree|close|propose|approve|decline``: work orders as
+records and as a tree, and proposed children decided by a human (the controls,
+``show|pause|resume|cancel``, are in :mod:`praxis_cli.commands.admin`)."""
 
 from __future__ import annotations
 
@@ -17,13 +18,15 @@ _STATES: dict[str, Any] = {
     "paused": pb.WORK_ORDER_STATE_PAUSED,
     "cancelled": pb.WORK_ORDER_STATE_CANCELLED,
     "closed": pb.WORK_ORDER_STATE_CLOSED,
+    "proposed": pb.WORK_ORDER_STATE_PROPOSED,
+    "declined": pb.WORK_ORDER_STATE_DECLINED,
 }
 TREE_LEVELS = 8
 """``tree`` walks at most this many levels (the server's depth limit)."""
 
 
 def add_commands(orders: Any, common: argparse.ArgumentParser) -> None:
-    """Adds the record commands to the ``workorders`` group."""
+    """Adds the record commands to the ``work-orders`` group."""
     create = leaf(
         orders, common, "create", _create, "create a work order: a root, or a child with --parent"
     )
@@ -38,9 +41,38 @@ def add_commands(orders: Any, common: argparse.ArgumentParser) -> None:
                         help="an action permitted in it, e.g. run.* (repeat; default: "
                         "its parent's)")  # fmt: skip
 
+    propose = leaf(
+        orders,
+        common,
+        "propose",
+        _propose,
+        "propose a child work order (an agent's way): a human approves or declines it",
+    )
+    propose.add_argument("work_order", help="the proposed work order's id")
+    propose.add_argument("--parent", required=True, help="its parent")
+    propose.add_argument("--title", default="", help="its title: what the human decides on")
+    propose.add_argument("--label", action="append", default=[], metavar="KEY=VALUE",
+                         help="a label (repeat for more)")  # fmt: skip
+    propose.add_argument("--budget", default="", metavar="MICROCREDITS",
+                         help="its budget, carved from its parent's (exact decimal)")  # fmt: skip
+    propose.add_argument("--action", action="append", default=[], metavar="PATTERN",
+                         help="an action permitted in it (repeat; default: "
+                         "its parent's)")  # fmt: skip
+
+    approve = leaf(orders, common, "approve", _approve, "approve a proposed work order: it opens")
+    approve.add_argument("work_order")
+    decline = leaf(orders, common, "decline", _decline, "decline a proposed work order, for good")
+    decline.add_argument("work_order")
+    decline.add_argument("--reason", required=True, help="why (the proposer reads it)")
+
     listing = leaf(orders, common, "list", _list, "list root work orders, or one's children")
     listing.add_argument("--parent", default="", help="list this work order's children")
-    listing.add_argument("--state", choices=sorted(_STATES), help="only work orders in it")
+    listing.add_argument(
+        "--state",
+        choices=sorted(_STATES),
+        help="only work orders in it (proposed, without --parent: every proposal waiting "
+        "for a decision)",
+    )
     listing.add_argument("--limit", type=int, default=0, help="page size (default 100)")
     listing.add_argument("--page-token", default="", help="continue a listing")
 
@@ -86,6 +118,72 @@ def _create(ctx: Any, args: argparse.Namespace) -> int:
     return 0
 
 
+def _propose(ctx: Any, args: argparse.Namespace) -> int:
+    request = pb.ProposeWorkOrderRequest(
+        work_order_id=args.work_order,
+        parent_id=args.parent,
+        title=args.title,
+        labels=parse_labels(args.label),
+        budget_microcredits=args.budget,
+        actions=args.action,
+    )
+    response = ctx.call(ctx.client.work_orders.ProposeWorkOrder, request)
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    record = response.work_order
+    replayed = " (replayed)" if response.replayed else ""
+    ctx.out.line(
+        f"work order {record.work_order_id} proposed under {record.parent_id}: "
+        f"{_state(record)} until a human decides{replayed}"
+    )
+    return 0
+
+
+def _decide(ctx: Any, work_order_id: str, decision: Any, reason: str) -> int:
+    response = ctx.call(
+        ctx.client.work_orders.DecideWorkOrderProposal,
+        pb.DecideWorkOrderProposalRequest(
+            work_order_id=work_order_id, decision=decision, reason=reason
+        ),
+    )
+    if ctx.out.as_json:
+        ctx.out.json(to_dict(response))
+        return 0
+    record = response.work_order
+    ctx.out.line(f"work order {record.work_order_id} {_state(record)}")
+    return 0
+
+
+def _approve(ctx: Any, args: argparse.Namespace) -> int:
+    return _decide(ctx, args.work_order, pb.PROPOSAL_DECISION_APPROVE, "")
+
+
+def _decline(ctx: Any, args: argparse.Namespace) -> int:
+    return _decide(ctx, args.work_order, pb.PROPOSAL_DECISION_DECLINE, args.reason)
+
+
+_PROPOSAL_COLUMNS = [
+    ident("WORK ORDER"),
+    ident("PARENT"),
+    ident("BY"),
+    Column("BUDGET"),
+    Column("ACTIONS", optional=True),
+    free_text("TITLE"),
+]
+
+
+def _proposal_row(record: pb.WorkOrderRecord) -> list[str]:
+    return [
+        record.work_order_id,
+        record.parent_id,
+        record.creator,
+        record.budget_microcredits or "-",
+        ", ".join(record.actions) or "its parent's",
+        record.title or "-",
+    ]
+
+
 _COLUMNS = [
     ident("WORK ORDER"),
     Column("STATE"),
@@ -118,7 +216,10 @@ def _list(ctx: Any, args: argparse.Namespace) -> int:
     if ctx.out.as_json:
         ctx.out.json(to_dict(response))
         return 0
-    ctx.out.table(_COLUMNS, [_row(record) for record in response.work_orders])
+    if args.state == "proposed":  # what a human decides: with parent, proposer, budget
+        ctx.out.table(_PROPOSAL_COLUMNS, [_proposal_row(record) for record in response.work_orders])
+    else:
+        ctx.out.table(_COLUMNS, [_row(record) for record in response.work_orders])
     if response.next_page_token:
         ctx.out.line(f"more: --page-token {response.next_page_token}")
     return 0
@@ -146,8 +247,14 @@ def _tree(ctx: Any, args: argparse.Namespace) -> int:
             ("actions", ", ".join(record.actions) or _inherited_actions(record)),
             ("budget", record.budget_microcredits or "-"),
             ("spent", _spend(record)),
+            *(
+                [("reserved", f"{record.reserved_microcredits} (by running attempts)")]
+                if record.budget_microcredits
+                else []
+            ),
             ("runs", counts or "none"),
             ("closed", local_time(record.closed_at_ms)),
+            *_decision(record),
         ]
     )
     ctx.out.line("")
@@ -170,7 +277,7 @@ def _subtree(
             _subtree(ctx, child.work_order_id, list(below.children), child.child_count, level + 1)
     if count > len(children):
         more = count - len(children)
-        ctx.out.line(f"{'  ' * level}… {more} more: praxis workorders list --parent {parent}")
+        ctx.out.line(f"{'  ' * level}… {more} more: praxis work-orders list --parent {parent}")
 
 
 def _close(ctx: Any, args: argparse.Namespace) -> int:
@@ -184,6 +291,18 @@ def _close(ctx: Any, args: argparse.Namespace) -> int:
         record = response.work_order
         ctx.out.line(f"work order {record.work_order_id} closed {local_time(record.closed_at_ms)}")
     return 0
+
+
+def _decision(record: pb.WorkOrderRecord) -> list[tuple[str, str]]:
+    """The decision fields of a proposed work order (none for one created directly)."""
+    if not record.proposed:
+        return []
+    if not record.decided_by:
+        return [("decision", "waiting for a human (praxis work-orders approve|decline)")]
+    verb = "declined" if record.decline_reason else "approved"
+    reason = f": {record.decline_reason}" if record.decline_reason else ""
+    at = local_time(record.decided_at_ms)
+    return [("decision", f"{verb} by {record.decided_by} at {at}{reason}")]
 
 
 def _inherited_actions(record: pb.WorkOrderRecord) -> str:

@@ -23,7 +23,7 @@ from aiws.engine.v1 import approval_pb2, run_pb2, wait_pb2
 from aiws.engine.v1 import common_pb2 as cpb
 from praxis.core import journal
 from praxis.store.runtime import log as run_log
-from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.rows import loading
 from praxis_client import error_details
 from tests.support.execution import authorize_wait, fail_task, run_of, start_run
 from tests.support.harness import Harness, expect_error
@@ -254,7 +254,7 @@ def test_a_failed_node_is_replaced_by_the_heads_spec_on_a_resume_to_the_head(
     assert replay.replayed
     store = model.server.engine.runs
     with store.db.read() as connection:
-        live = run_rows.load(connection, run.run_id, store.definition)
+        live = loading.load(connection, run.run_id, store.definition)
         rebuilt = run_log.rebuild(connection, run.run_id, store.definition, store.limits)
         assert live is not None and rebuilt is not None
         assert journal.snapshot(rebuilt) == journal.snapshot(live.state)

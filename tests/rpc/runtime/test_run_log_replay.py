@@ -24,7 +24,7 @@ from praxis.core import run as core
 from praxis.store.execution import contracts
 from praxis.store.runtime import log as run_log
 from praxis.store.runtime import reservations
-from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.rows import loading
 from tests.support.execution import create_contract, fail_task, reconcile, settle, start_run
 from tests.support.harness import Harness
 from tests.support.runtime import claim, definition, json_out, node
@@ -183,7 +183,7 @@ def check_replay(h: Harness, run_ids: list[str]) -> None:
     store = h.server.engine.runs
     with store.db.read() as connection:
         for run_id in run_ids:
-            live = run_rows.load(connection, run_id, store.definition)
+            live = loading.load(connection, run_id, store.definition)
             rebuilt = run_log.rebuild(connection, run_id, store.definition, store.limits)
             assert live is not None and rebuilt is not None
             assert journal.snapshot(rebuilt) == journal.snapshot(live.state)
@@ -197,7 +197,7 @@ def check_budget(h: Harness, contract_id: str, run_ids: list[str]) -> None:
     with store.db.read() as connection:
         held, started = money.ZERO, money.ZERO
         for run_id in run_ids:
-            record = run_rows.load(connection, run_id, store.definition)
+            record = loading.load(connection, run_id, store.definition)
             assert record is not None
             running = money.ZERO
             for found in record.state.nodes.values():

@@ -17,7 +17,8 @@ from praxis.core import run as core
 from praxis.core.records import Principal, PrincipalKind
 from praxis.core.rejection import Rejection
 from praxis.store.runtime import log as run_log
-from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime import records
+from praxis.store.runtime.rows import loading
 from praxis.store.runtime.tasks import Settlement
 from praxis_client import error_details
 from tests.support.harness import Harness, start_server
@@ -128,7 +129,7 @@ def test_bad_listings_are_refused_with_a_reason(harness: Harness) -> None:
 
 
 def test_wide_runs_omit_items_from_snapshots(harness: Harness) -> None:
-    limit = run_rows.SNAPSHOT_NODES_MAX
+    limit = records.SNAPSHOT_NODES_MAX
     wide = expanded(harness, limit - 2)
     small = expanded(harness, limit - 3)  # split + each + join + items == the limit
     run = get_run(harness, small)
@@ -199,7 +200,7 @@ def _drive_wide(harness: Harness) -> None:
     assert run.state == run_pb2.RUN_STATE_COMPLETED and run.items_omitted
     assert run.node_count == WIDE + 3
     with store.db.read() as connection:
-        live = run_rows.load(connection, run_id, store.definition)
+        live = loading.load(connection, run_id, store.definition)
         rebuilt = run_log.rebuild(connection, run_id, store.definition, store.limits)
     assert live is not None and rebuilt is not None
     assert journal.snapshot(rebuilt) == journal.snapshot(live.state)

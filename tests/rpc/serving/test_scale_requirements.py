@@ -23,7 +23,7 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from aiws.engine.v1 import common_pb2, run_pb2, run_pb2_grpc, task_pb2
 from praxis.limits import ServingLimits
-from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime import records
 from praxis_client import error_details
 from tests.support.harness import Harness, start_server, token_of
 from tests.support.runtime import (
@@ -181,7 +181,7 @@ def test_long_polls_past_the_total_limit_are_refused_with_scope_total(
 
 
 def test_watch_run_of_a_wide_run_streams_the_summary(harness: Harness) -> None:
-    limit = run_rows.SNAPSHOT_NODES_MAX
+    limit = records.SNAPSHOT_NODES_MAX
     run_id = expanded(harness, limit + 500)  # 1,503 nodes and items
     stream = harness.client("agent").runs.WatchRun(run_pb2.WatchRunRequest(run_id=run_id))
     try:

@@ -139,7 +139,7 @@ def test_bad_requests_and_authorization(model: Harness) -> None:
     with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "ENUM_INVALID"):
         inbox(model, kinds=[pb.INBOX_ITEM_KIND_UNSPECIFIED])
     with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "ENUM_INVALID"):
-        inbox(model, kinds=[pb.INBOX_ITEM_KIND_HOLD] * 11)
+        inbox(model, kinds=[pb.INBOX_ITEM_KIND_HOLD] * 12)
     with expect_error(grpc.StatusCode.INVALID_ARGUMENT, "IDENTIFIER_INVALID"):
         inbox(model, work_order_id="a b")
     registered(model, ref("wo-1"))
@@ -176,7 +176,9 @@ def test_only_a_command_that_wrote_wakes_the_inbox(harness: Harness) -> None:
     approval (an approval may enter the inbox, or renew one there); a replayed or refused
     command or approval wrote nothing and wakes nobody."""
     woken: list[int] = []
-    harness.server.engine.registry.commit_hooks.append(lambda: woken.append(1))
+    engine = harness.server.engine
+    for hooks in (engine.registry.commit_hooks, engine.approvals.commit_hooks):
+        hooks.append(lambda: woken.append(1))
     r = registered(harness)
     assert len(woken) == 2  # the approval, then the REGISTER
     command = propose_cmd(r, "p-wake", 1, variant(2))

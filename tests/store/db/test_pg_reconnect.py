@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 
 from praxis.store.db import dialect, files
 from praxis.store.db.database import Database
-from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.rows.attempts import load_attempt
 from praxis.store.schema import MIGRATIONS
 from tests.support.postgres import Cluster
 
@@ -88,7 +88,7 @@ def test_a_command_whose_first_raw_statement_finds_the_connection_dead_begins_ag
 
     def body(connection: Connection) -> None:
         calls.append(1)
-        assert run_rows.load_attempt(connection, "a1") is None
+        assert load_attempt(connection, "a1") is None
 
     answers = db.transact_many([body] * bodies, scoped=True, keys=["r1"] * bodies)
     assert answers == [None] * bodies
@@ -115,7 +115,7 @@ def test_a_disconnect_after_the_first_statement_is_not_retried(
     def body(connection: Connection) -> None:
         calls.append(1)
         _terminate(cluster, _backend(connection))
-        run_rows.load_attempt(connection, "a1")  # a raw statement (praxis.store.db.statements)
+        load_attempt(connection, "a1")  # a raw statement (praxis.store.db.statements)
 
     with pytest.raises(files.StorageFailure) as failed:
         db.transact(body, scoped=True)

@@ -17,7 +17,12 @@ from sqlalchemy import create_engine, delete
 
 from aiws.engine.v1 import admin_pb2
 from aiws.engine.v1 import work_order_pb2 as pb
-from praxis.store.controls.tables import WORK_ORDER_TREE_COLUMNS, work_orders
+from praxis.store.controls.tables import (
+    WORK_ORDER_PROPOSAL_COLUMNS,
+    WORK_ORDER_TREE_COLUMNS,
+    work_order_reservations,
+    work_orders,
+)
 from praxis.store.db import migrations
 from praxis.store.db.metadata import schema_migrations
 from praxis.store.schema import MIGRATIONS
@@ -25,10 +30,27 @@ from tests.support.harness import start_server
 from tests.support.runtime import definition, json_out, node, start
 
 VERSION = next(m.version for m in MIGRATIONS if m.name == "work_order_tree")
+PROPOSALS = next(m.version for m in MIGRATIONS if m.name == "work_order_proposals")
 ONE = definition("a", a=node(output=json_out()))
 
 
+def _back_before_proposals(url: str) -> None:
+    """Migration 28 undone: no proposal columns, no work-order reservations."""
+    engine = create_engine(url)
+    try:
+        with engine.begin() as connection:
+            for column in WORK_ORDER_PROPOSAL_COLUMNS:
+                assert migrations.drop_column(connection, "work_orders", column)
+            work_order_reservations.drop(connection)
+            connection.execute(
+                delete(schema_migrations).where(schema_migrations.c.version >= PROPOSALS)
+            )
+    finally:
+        engine.dispose()
+
+
 def _back_to_the_previous_version(url: str) -> None:
+    _back_before_proposals(url)
     engine = create_engine(url)
     try:
         with engine.begin() as connection:
@@ -78,5 +100,35 @@ def test_every_existing_work_order_becomes_a_root_record(database: Path | str) -
         h.client("alice").admin.ResumeWorkOrder(
             admin_pb2.ResumeWorkOrderRequest(work_order_id="paused")
         )
+    finally:
+        h.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+def test_migration_28_adds_proposals_to_every_existing_work_order(database: Path | str) -> None:
+    url = database if isinstance(database, str) else f"sqlite:///{database}"
+    h = start_server(database)
+    try:
+        h.client("alice").work_orders.CreateWorkOrder(
+            pb.CreateWorkOrderRequest(work_order_id="mission", budget_microcredits="10")
+        )
+    finally:
+        h.close()
+    _back_before_proposals(url)
+
+    h = start_server(database)
+    try:
+        client = h.client("alice").work_orders
+        got = client.GetWorkOrderRecord(pb.GetWorkOrderRecordRequest(work_order_id="mission"))
+        record = got.work_order
+        assert (record.state, record.proposed, record.reserved_microcredits) == (
+            pb.WORK_ORDER_STATE_OPEN,
+            False,
+            "0",
+        )
+        proposed = h.client("rogue").work_orders.ProposeWorkOrder(
+            pb.ProposeWorkOrderRequest(work_order_id="part", parent_id="mission")
+        )
+        assert proposed.work_order.state == pb.WORK_ORDER_STATE_PROPOSED
     finally:
         h.close()

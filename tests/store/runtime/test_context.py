@@ -21,7 +21,7 @@ from praxis.core.records import Principal, PrincipalKind
 from praxis.core.rejection import Rejection, not_found
 from praxis.store.db.database import Database
 from praxis.store.runtime.context import Ports, RuntimeContext
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.runs import RunStore, StartRequest
 from praxis.store.runtime.tasks import TaskStore
 from praxis.store.schema import MIGRATIONS

@@ -34,7 +34,7 @@ from praxis.core import journal
 from praxis.core import run as core
 from praxis.store.db.metadata import schema_migrations
 from praxis.store.runtime import log as run_log
-from praxis.store.runtime import rows as run_rows
+from praxis.store.runtime.rows import loading
 from praxis.store.runtime.tables import RUNS_ADDED_COLUMNS, RUNS_LABEL_COLUMNS, runs
 from praxis.store.schema import MIGRATIONS
 from tests.support.execution import run_of, start_model_server
@@ -144,7 +144,7 @@ def test_an_old_database_is_converted_to_node_rows(database: Path | str) -> None
             assert after.node_count == len(after.nodes) and not after.items_omitted
             total += after.node_count
             with store.db.read() as connection:
-                live = run_rows.load(connection, run_id, store.definition)
+                live = loading.load(connection, run_id, store.definition)
                 rebuilt = run_log.rebuild(connection, run_id, store.definition, store.limits)
             assert live is not None and rebuilt is not None
             # Node times (migration 12) were never recorded for these old nodes; a
@@ -161,7 +161,7 @@ def test_an_old_database_is_converted_to_node_rows(database: Path | str) -> None
         # The two items running when the old server stopped are settled by their worker
         # (a lost lease on a node that declares no effects would wait for a human).
         with store.db.read() as connection:
-            loaded = run_rows.load(connection, fanned, store.definition)
+            loaded = loading.load(connection, fanned, store.definition)
         assert loaded is not None
         for item in loaded.state.nodes.values():
             if item.status is core.NodeStatus.RUNNING:
@@ -190,7 +190,7 @@ def test_an_old_database_is_converted_to_node_rows(database: Path | str) -> None
         run = run_of(h, fanned)
         assert run.state == run_pb2.RUN_STATE_COMPLETED, run
         with store.db.read() as connection:
-            live = run_rows.load(connection, fanned, store.definition)
+            live = loading.load(connection, fanned, store.definition)
             rebuilt = run_log.rebuild(connection, fanned, store.definition, store.limits)
         assert live is not None and rebuilt is not None
         assert _untimed(journal.snapshot(rebuilt)) == _untimed(journal.snapshot(live.state))

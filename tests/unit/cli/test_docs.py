@@ -23,9 +23,21 @@ def test_every_command_the_issue_names_exists() -> None:
         "wait satisfy", "runs start", "runs list", "runs show", "runs watch", "runs stop",
         "runs result", "registry head", "registry history", "registry proposal", "events tail",
         "holds list", "holds place", "holds clear", "epochs show", "epochs advance",
-        "workorders pause", "workorders resume", "workorders cancel", "workorders create",
-        "workorders list", "workorders tree", "workorders close",
+        "work-orders pause", "work-orders resume", "work-orders cancel", "work-orders create",
+        "work-orders list", "work-orders tree", "work-orders close",
     ]:  # fmt: skip
         assert f"### praxis {command}\n" in text, command
     build_parser().parse_args(["runs", "watch", "r-1", "--json"])  # options after the name
     build_parser().parse_args(["--json", "runs", "watch", "r-1"])  # and before it
+
+
+def test_work_orders_is_the_group_and_workorders_a_hidden_alias() -> None:
+    text = docs.generate()
+    assert "### praxis work-orders create\n" in text
+    assert "praxis workorders" not in text  # the old name is never listed
+    parser = build_parser()
+    assert "work-orders" in parser.format_help()
+    assert "workorders" not in parser.format_help()
+    old = parser.parse_args(["workorders", "tree", "mission"])
+    new = parser.parse_args(["work-orders", "tree", "mission"])
+    assert old.handler is new.handler and old.work_order == new.work_order == "mission"

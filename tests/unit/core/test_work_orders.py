@@ -120,3 +120,37 @@ def test_a_request_is_validated(fields: dict[str, object], reason: str) -> None:
     arguments.update(fields)
     found = core.check_request(**arguments)  # type: ignore[arg-type]
     assert isinstance(found, Rejection) and found.reason == reason
+
+
+def test_reservations_count_as_spent_in_what_remains() -> None:
+    root = _node("root", budget=Decimal(100), spent=Decimal("10.5"))
+    child = _node("child", "root", budget=Decimal(40))
+    chain = [root, child]
+    assert core.remaining(chain) == Decimal(40)
+    assert core.remaining(chain, {"root": Decimal(60)}) == Decimal("29.5")
+    assert core.remaining(chain, {"child": Decimal("39.75")}) == Decimal("0.25")
+    assert core.budgeted(chain) == ("root", "child")
+    assert core.budgeted([_node("bare")]) == ()
+
+
+def test_a_proposal_admits_nothing_until_approved_and_is_decided_once() -> None:
+    pending = _node("p", "root", proposal=core.Proposal.PROPOSED)
+    assert pending.state is core.State.PROPOSED
+    refused = core.not_approved(pending)
+    assert isinstance(refused, Rejection) and refused.reason == "WORK_ORDER_NOT_APPROVED"
+    under = core.check_child([_node("root"), pending], 0, _request())
+    assert isinstance(under, Rejection) and under.reason == "WORK_ORDER_NOT_APPROVED"
+    assert core.check_decision(pending, True) is None
+    assert core.check_decision(pending, False) is None
+    approved = _node("p", "root", proposal=core.Proposal.APPROVED)
+    assert approved.state is core.State.OPEN and core.not_approved(approved) is None
+    assert core.check_decision(approved, True) is None  # the same decision: a replay
+    other = core.check_decision(approved, False)
+    assert isinstance(other, Rejection) and other.reason == "WORK_ORDER_PROPOSAL_DECIDED"
+    declined = _node("p", "root", proposal=core.Proposal.DECLINED, control=Control.PAUSED)
+    assert declined.state is core.State.DECLINED  # before an inherited pause
+    direct = core.check_decision(_node("d"), True)
+    assert isinstance(direct, Rejection) and direct.reason == "WORK_ORDER_PROPOSAL_DECIDED"
+    assert core.check_proposals("root", core.MAX_CHILDREN - 1) is None
+    full = core.check_proposals("root", core.MAX_CHILDREN)
+    assert isinstance(full, Rejection) and full.reason == "WORK_ORDER_TOO_MANY_CHILDREN"

@@ -1,7 +1,9 @@
 """docs/architecture.md cannot drift from the code it describes.
 
 - Every file it links to or names as a path exists.
-- Every ``Class.method`` it names in backticks is a method of a class of the server.
+- Every ``Class.method`` it names in backticks is a method of a class of the server, and
+  every dotted module or function name (``app.ports``, ``rows.save``) is one of the server.
+- Its diagrams of the layers are drawn from the import contracts (scripts/layers_diagram.py).
 - Its tree of ``server/praxis/`` lists, for each folder it shows, exactly the modules and
   subpackages that folder has (a folder whose line ends in prose after ``+`` is checked
   for existence only).
@@ -11,6 +13,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -166,3 +170,72 @@ def test_every_class_it_names_exists() -> None:
     named = set(re.findall(r"`([A-Z][a-z]+(?:[A-Z][a-z]+)+)`", TEXT))
     missing = sorted(n for n in named - MESSAGES - RPCS if n not in CLASSES)
     assert missing == []
+
+
+def _modules() -> dict[str, set[str]]:
+    """Every module and package of the server, by dotted path from ``praxis`` (and from
+    the repository for ``tests``), with the names it defines at its top level."""
+    found: dict[str, set[str]] = {}
+    for base, prefix in ((PACKAGE, "praxis"), (ROOT / "tests", "tests")):
+        for file in base.rglob("*.py"):
+            parts = [prefix, *file.relative_to(base).with_suffix("").parts]
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            tree = ast.parse(file.read_text(encoding="utf-8"))
+            names = {
+                node.name
+                for node in tree.body
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            }
+            if file.name == "__init__.py":  # a package's public names it re-exports
+                names |= {
+                    alias.asname or alias.name
+                    for node in tree.body
+                    if isinstance(node, ast.ImportFrom)
+                    for alias in node.names
+                }
+            found[".".join(parts)] = names
+    return found
+
+
+MODULES = _modules()
+# Dotted names the page cites that are not the server's: libraries, and an action name.
+NOT_OURS = {"grpc.aio", "request.getfixturevalue", "task.work"}
+DOTTED = sorted(
+    set(re.findall(r"`([a-z_]+(?:\.[a-z_]+)+)[`(]", TEXT))
+    - NOT_OURS
+    - {
+        n
+        for n in re.findall(r"`([a-z_.]+)`", TEXT)
+        if n.rsplit(".", 1)[-1] in ("py", "proto", "toml")
+    }
+)
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``dotted`` names a module (a suffix of its path suffices: ``app.ports``,
+    ``observability.metrics``) or a top-level function or class of one (``rows.save``)."""
+    for path, names in MODULES.items():
+        if path == dotted or path.endswith("." + dotted):
+            return True
+        head, _, last = dotted.rpartition(".")
+        if (path == head or path.endswith("." + head)) and last in names:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("dotted", DOTTED)
+def test_every_module_and_function_it_names_exists(dotted: str) -> None:
+    assert _resolves(dotted), f"`{dotted}` names no module or function of the server"
+
+
+def test_the_layers_diagram_is_drawn_from_the_import_contracts() -> None:
+    """The mermaid diagrams are scripts/layers_diagram.py's output from pyproject.toml's
+    layers contracts (which `make lint` enforces): a changed contract redraws them."""
+    check = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "layers_diagram.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert check.returncode == 0, check.stderr

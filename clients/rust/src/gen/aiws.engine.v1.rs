@@ -3889,6 +3889,14 @@ pub enum ErrorReason {
     /// ResumeWorkOrder of a work order that an ancestor pauses: resume the ancestor
     /// (`state_from` of its record names it) (FAILED_PRECONDITION).
     WorkOrderControlInherited = 258,
+    /// A run, resume or child in a work order that an agent proposed and no human has
+    /// approved yet, or that a human declined (FAILED_PRECONDITION; its record's state is
+    /// PROPOSED or DECLINED). Nothing is written: once approved, it admits them.
+    WorkOrderNotApproved = 262,
+    /// DecideWorkOrderProposal of a work order that was created directly, or whose
+    /// proposal was already decided the other way (FAILED_PRECONDITION). Taking the same
+    /// decision again is not refused: it answers the record unchanged.
+    WorkOrderProposalDecided = 263,
     /// ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
     /// object, or breaks a rule. One BadRequest field violation per problem, its `field`
     /// the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
@@ -4045,6 +4053,8 @@ impl ErrorReason {
             Self::WorkOrderClosed => "WORK_ORDER_CLOSED",
             Self::WorkOrderNotDrained => "WORK_ORDER_NOT_DRAINED",
             Self::WorkOrderControlInherited => "WORK_ORDER_CONTROL_INHERITED",
+            Self::WorkOrderNotApproved => "WORK_ORDER_NOT_APPROVED",
+            Self::WorkOrderProposalDecided => "WORK_ORDER_PROPOSAL_DECIDED",
             Self::ConfigInvalid => "CONFIG_INVALID",
             Self::ConfigNotReloadable => "CONFIG_NOT_RELOADABLE",
             Self::ScriptInvalid => "SCRIPT_INVALID",
@@ -4190,6 +4200,8 @@ impl ErrorReason {
             "WORK_ORDER_CLOSED" => Some(Self::WorkOrderClosed),
             "WORK_ORDER_NOT_DRAINED" => Some(Self::WorkOrderNotDrained),
             "WORK_ORDER_CONTROL_INHERITED" => Some(Self::WorkOrderControlInherited),
+            "WORK_ORDER_NOT_APPROVED" => Some(Self::WorkOrderNotApproved),
+            "WORK_ORDER_PROPOSAL_DECIDED" => Some(Self::WorkOrderProposalDecided),
             "CONFIG_INVALID" => Some(Self::ConfigInvalid),
             "CONFIG_NOT_RELOADABLE" => Some(Self::ConfigNotReloadable),
             "SCRIPT_INVALID" => Some(Self::ScriptInvalid),
@@ -8772,14 +8784,1212 @@ pub mod wait_service_server {
         const NAME: &'static str = SERVICE_NAME;
     }
 }
+/// RunStateCount is how many of a work order's runs are in one state.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct RunStateCount {
+    /// The run state's name, as in RunState without its prefix (`RUNNING`, `COMPLETED`).
+    #[prost(string, tag = "1")]
+    pub state: ::prost::alloc::string::String,
+    /// How many of the work order's own runs (not its descendants') are in it.
+    #[prost(int64, tag = "2")]
+    pub count: i64,
+}
+/// WorkOrderRecord is a work order as a record.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct WorkOrderRecord {
+    /// The work order id.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Its title, as created (at most 1,000 characters).
+    #[prost(string, tag = "2")]
+    pub title: ::prost::alloc::string::String,
+    /// Its labels, as created (keys and values as for run labels).
+    #[prost(map = "string, string", tag = "3")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
+    /// The principal that created it; empty for a work order only runs or controls named.
+    #[prost(string, tag = "4")]
+    pub creator: ::prost::alloc::string::String,
+    /// Its parent; empty for a root.
+    #[prost(string, tag = "5")]
+    pub parent_id: ::prost::alloc::string::String,
+    /// Its ancestors, root first, its parent last; empty for a root.
+    #[prost(string, repeated, tag = "6")]
+    pub ancestors: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// Its state, inherited: the most restrictive of its own control and its ancestors'.
+    #[prost(enumeration = "WorkOrderState", tag = "7")]
+    pub state: i32,
+    /// The work order whose control gives `state` (itself or an ancestor).
+    #[prost(string, tag = "8")]
+    pub state_from: ::prost::alloc::string::String,
+    /// Its own budget in microcredits (exact decimal); empty when it has none of its own.
+    #[prost(string, tag = "9")]
+    pub budget_microcredits: ::prost::alloc::string::String,
+    /// What the attempts of its runs and of its descendants' runs reported, exactly.
+    #[prost(string, tag = "10")]
+    pub spent_microcredits: ::prost::alloc::string::String,
+    /// What its runs may still spend: the least that it or any ancestor with a budget has
+    /// left (budget minus spend minus what running attempts hold there, negative when an
+    /// attempt reported more than remained); empty when neither it nor any ancestor has a
+    /// budget.
+    #[prost(string, tag = "11")]
+    pub remaining_microcredits: ::prost::alloc::string::String,
+    /// The actions permitted in it (grant action patterns); empty means its parent's (for
+    /// a root: whatever the caller's grants allow).
+    #[prost(string, repeated, tag = "12")]
+    pub actions: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+    /// When it was created, UTC epoch ms (0 when only runs or controls named it).
+    #[prost(int64, tag = "13")]
+    pub created_at_ms: i64,
+    /// When it was closed, UTC epoch ms; 0 while not closed.
+    #[prost(int64, tag = "14")]
+    pub closed_at_ms: i64,
+    /// How many children it has (proposals waiting for a decision, and declined ones, not
+    /// counted).
+    #[prost(int32, tag = "15")]
+    pub child_count: i32,
+    /// True when an agent proposed it (ProposeWorkOrder): `creator` is then the proposer.
+    #[prost(bool, tag = "16")]
+    pub proposed: bool,
+    /// The human who approved or declined the proposal; empty while undecided or when it
+    /// was created directly.
+    #[prost(string, tag = "17")]
+    pub decided_by: ::prost::alloc::string::String,
+    /// When the proposal was decided, UTC epoch ms; 0 while undecided.
+    #[prost(int64, tag = "18")]
+    pub decided_at_ms: i64,
+    /// Why a human declined it (state DECLINED); empty otherwise.
+    #[prost(string, tag = "19")]
+    pub decline_reason: ::prost::alloc::string::String,
+    /// What the running attempts of runs in its subtree hold against its own budget: the
+    /// maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+    /// ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+    /// `remaining_microcredits` already counts it as spent.
+    #[prost(string, tag = "20")]
+    pub reserved_microcredits: ::prost::alloc::string::String,
+}
+/// CreateWorkOrderRequest records a work order.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct CreateWorkOrderRequest {
+    /// The new work order's id: an identifier, chosen once by the caller.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Its parent; empty for a root.
+    #[prost(string, tag = "2")]
+    pub parent_id: ::prost::alloc::string::String,
+    /// Its title (at most 1,000 characters).
+    #[prost(string, tag = "3")]
+    pub title: ::prost::alloc::string::String,
+    /// Its labels (at most 16; keys identifiers, values at most 256 characters).
+    #[prost(map = "string, string", tag = "4")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
+    /// Its budget in microcredits, an exact non-negative decimal; empty for none of its own
+    /// (it then spends within its ancestors' budgets). A child's budget is at most what its
+    /// parent has left.
+    #[prost(string, tag = "5")]
+    pub budget_microcredits: ::prost::alloc::string::String,
+    /// The actions permitted in it (grant action patterns such as `run.*`); empty means its
+    /// parent's. A child's actions must each be covered by its parent's effective actions.
+    #[prost(string, repeated, tag = "6")]
+    pub actions: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+}
+/// CreateWorkOrderResponse carries the record.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct CreateWorkOrderResponse {
+    /// The work order as recorded.
+    #[prost(message, optional, tag = "1")]
+    pub work_order: ::core::option::Option<WorkOrderRecord>,
+    /// True when this repeated an earlier identical create: nothing new was recorded.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// GetWorkOrderRecordRequest names a work order.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct GetWorkOrderRecordRequest {
+    /// The work order.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+}
+/// GetWorkOrderRecordResponse carries the record, its runs' counts and its children.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct GetWorkOrderRecordResponse {
+    /// The work order.
+    #[prost(message, optional, tag = "1")]
+    pub work_order: ::core::option::Option<WorkOrderRecord>,
+    /// Its own runs' counts by state (archived runs not counted), states with no run left
+    /// out, in state name order.
+    #[prost(message, repeated, tag = "2")]
+    pub run_counts: ::prost::alloc::vec::Vec<RunStateCount>,
+    /// Its first 100 children in id order (ListWorkOrders with `parent_id` pages through
+    /// them all).
+    #[prost(message, repeated, tag = "3")]
+    pub children: ::prost::alloc::vec::Vec<WorkOrderRecord>,
+}
+/// ListWorkOrdersRequest selects work orders.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct ListWorkOrdersRequest {
+    /// The children of this work order; empty means the roots.
+    #[prost(string, tag = "1")]
+    pub parent_id: ::prost::alloc::string::String,
+    /// Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+    /// `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+    /// to a caller granted `work_order.read` (or the `action`) on its parent.
+    #[prost(enumeration = "WorkOrderState", tag = "2")]
+    pub state: i32,
+    /// Maximum records to return: 0 means 100; at most 500 (else PAGE_INVALID).
+    #[prost(int32, tag = "3")]
+    pub page_size: i32,
+    /// The `next_page_token` of the previous page; empty for the first.
+    #[prost(string, tag = "4")]
+    pub page_token: ::prost::alloc::string::String,
+    /// Only work orders in which the caller may take this action (an action name such as
+    /// `run.start`: its grants allow it there and the work order's actions permit it), so
+    /// that an agent lists the work orders it may act in. Empty means `work_order.read`,
+    /// and then listing children also needs `work_order.read` on `parent_id`.
+    #[prost(string, tag = "5")]
+    pub action: ::prost::alloc::string::String,
+}
+/// ListWorkOrdersResponse is one page of work orders.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ListWorkOrdersResponse {
+    /// The work orders the caller may read (`work_order.read`, or the request's `action`),
+    /// in id order.
+    #[prost(message, repeated, tag = "1")]
+    pub work_orders: ::prost::alloc::vec::Vec<WorkOrderRecord>,
+    /// Pass as `page_token` for the next page; empty when there is none. A page of a
+    /// filtered listing (a state, an action, roots the caller may not read) may hold fewer
+    /// than `page_size` records, even none, with a token: the listing has ended only when
+    /// the token is empty.
+    #[prost(string, tag = "2")]
+    pub next_page_token: ::prost::alloc::string::String,
+}
+/// CloseWorkOrderRequest closes a work order.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct CloseWorkOrderRequest {
+    /// The work order.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+}
+/// CloseWorkOrderResponse carries the closed record.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct CloseWorkOrderResponse {
+    /// The work order after the change.
+    #[prost(message, optional, tag = "1")]
+    pub work_order: ::core::option::Option<WorkOrderRecord>,
+}
+/// ProposeWorkOrderRequest proposes a child work order (the fields of a create).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ProposeWorkOrderRequest {
+    /// The proposed work order's id: an identifier, chosen once by the proposer.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// Its parent: required (a proposal is of a child).
+    #[prost(string, tag = "2")]
+    pub parent_id: ::prost::alloc::string::String,
+    /// Its title (at most 1,000 characters): what the human reads to decide.
+    #[prost(string, tag = "3")]
+    pub title: ::prost::alloc::string::String,
+    /// Its labels (at most 16; keys identifiers, values at most 256 characters).
+    #[prost(map = "string, string", tag = "4")]
+    pub labels: ::std::collections::HashMap<
+        ::prost::alloc::string::String,
+        ::prost::alloc::string::String,
+    >,
+    /// Its budget in microcredits, an exact non-negative decimal, at most what its parent
+    /// has left; empty for none of its own.
+    #[prost(string, tag = "5")]
+    pub budget_microcredits: ::prost::alloc::string::String,
+    /// The actions permitted in it, each covered by its parent's; empty means its parent's.
+    #[prost(string, repeated, tag = "6")]
+    pub actions: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
+}
+/// ProposeWorkOrderResponse carries the proposal's record (state PROPOSED).
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct ProposeWorkOrderResponse {
+    /// The proposed work order as recorded.
+    #[prost(message, optional, tag = "1")]
+    pub work_order: ::core::option::Option<WorkOrderRecord>,
+    /// True when this repeated an earlier identical proposal: nothing new was recorded.
+    #[prost(bool, tag = "2")]
+    pub replayed: bool,
+}
+/// DecideWorkOrderProposalRequest approves or declines a proposed work order.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct DecideWorkOrderProposalRequest {
+    /// The proposed work order.
+    #[prost(string, tag = "1")]
+    pub work_order_id: ::prost::alloc::string::String,
+    /// APPROVE or DECLINE.
+    #[prost(enumeration = "ProposalDecision", tag = "2")]
+    pub decision: i32,
+    /// Why it is declined (required to decline, at most 1,000 characters; the proposer
+    /// reads it in the record's `decline_reason`); ignored on approval.
+    #[prost(string, tag = "3")]
+    pub reason: ::prost::alloc::string::String,
+}
+/// DecideWorkOrderProposalResponse carries the record after the decision.
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, ::prost::Message)]
+pub struct DecideWorkOrderProposalResponse {
+    /// The work order: OPEN (or PAUSED, CANCELLED, as its ancestors' controls say) once
+    /// approved, DECLINED once declined.
+    #[prost(message, optional, tag = "1")]
+    pub work_order: ::core::option::Option<WorkOrderRecord>,
+}
+/// WorkOrderState is a work order's lifecycle as a caller sees it.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum WorkOrderState {
+    /// Never sent; in a ListWorkOrders filter, any state.
+    Unspecified = 0,
+    /// Its runs proceed.
+    Open = 1,
+    /// Paused, by itself or by an ancestor (`state_from` says which): its attempts are
+    /// not dispatched until resumed.
+    Paused = 2,
+    /// Cancelled, by itself or by an ancestor: its runs were stopped, for good.
+    Cancelled = 3,
+    /// Closed by CloseWorkOrder: its work is done; it admits nothing new.
+    Closed = 4,
+    /// Proposed by an agent (ProposeWorkOrder), waiting for a human to approve or decline
+    /// it: it admits no run, resume or child (WORK_ORDER_NOT_APPROVED).
+    Proposed = 5,
+    /// A proposal a human declined (`decline_reason` says why): final, it admits nothing.
+    Declined = 6,
+}
+impl WorkOrderState {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "WORK_ORDER_STATE_UNSPECIFIED",
+            Self::Open => "WORK_ORDER_STATE_OPEN",
+            Self::Paused => "WORK_ORDER_STATE_PAUSED",
+            Self::Cancelled => "WORK_ORDER_STATE_CANCELLED",
+            Self::Closed => "WORK_ORDER_STATE_CLOSED",
+            Self::Proposed => "WORK_ORDER_STATE_PROPOSED",
+            Self::Declined => "WORK_ORDER_STATE_DECLINED",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "WORK_ORDER_STATE_UNSPECIFIED" => Some(Self::Unspecified),
+            "WORK_ORDER_STATE_OPEN" => Some(Self::Open),
+            "WORK_ORDER_STATE_PAUSED" => Some(Self::Paused),
+            "WORK_ORDER_STATE_CANCELLED" => Some(Self::Cancelled),
+            "WORK_ORDER_STATE_CLOSED" => Some(Self::Closed),
+            "WORK_ORDER_STATE_PROPOSED" => Some(Self::Proposed),
+            "WORK_ORDER_STATE_DECLINED" => Some(Self::Declined),
+            _ => None,
+        }
+    }
+}
+/// ProposalDecision is a human's answer to a proposed work order.
+#[allow(clippy::all)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
+#[repr(i32)]
+pub enum ProposalDecision {
+    /// Never valid: refused with ENUM_INVALID.
+    Unspecified = 0,
+    /// The proposal becomes an OPEN work order.
+    Approve = 1,
+    /// The proposal becomes DECLINED, for good.
+    Decline = 2,
+}
+impl ProposalDecision {
+    /// String value of the enum field names used in the ProtoBuf definition.
+    ///
+    /// The values are not transformed in any way and thus are considered stable
+    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
+    pub fn as_str_name(&self) -> &'static str {
+        match self {
+            Self::Unspecified => "PROPOSAL_DECISION_UNSPECIFIED",
+            Self::Approve => "PROPOSAL_DECISION_APPROVE",
+            Self::Decline => "PROPOSAL_DECISION_DECLINE",
+        }
+    }
+    /// Creates an enum from field names used in the ProtoBuf definition.
+    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
+        match value {
+            "PROPOSAL_DECISION_UNSPECIFIED" => Some(Self::Unspecified),
+            "PROPOSAL_DECISION_APPROVE" => Some(Self::Approve),
+            "PROPOSAL_DECISION_DECLINE" => Some(Self::Decline),
+            _ => None,
+        }
+    }
+}
+/// Generated client implementations.
+pub mod work_order_service_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    use tonic::codegen::http::Uri;
+    /// WorkOrderService keeps work orders as records and as a tree. Every run belongs to one
+    /// work order; a work order may have a parent, and then it inherits its parent's
+    /// controls:
+    ///
+    /// - pausing or cancelling a work order (AdminService) pauses or cancels every
+    ///   descendant's runs; a descendant resumes only when every ancestor is resumed
+    ///   (a resume of a work order paused by an ancestor fails with
+    ///   WORK_ORDER_CONTROL_INHERITED);
+    /// - a hold placed on a work order (AdminService.PlaceHold) holds its whole subtree;
+    /// - a child's `actions` narrow its parent's, never widen them: an action outside the
+    ///   work order's actions (or any ancestor's) is refused in it with ACTION_NOT_GRANTED,
+    ///   whatever the caller's grants;
+    /// - a child's budget is carved from its parent's: every cost an attempt reports is
+    ///   charged to its run's work order and to each of its ancestors, and an attempt is
+    ///   not dispatched (its node fails with BUDGET_EXCEEDED) when it would spend beyond
+    ///   what any of them has left. Amounts are exact decimal microcredits.
+    ///
+    /// Limits: a tree is at most 8 levels deep (a root is depth 0, so depth <= 7:
+    /// WORK_ORDER_TOO_DEEP past it) and a work order has at most 1,000 children
+    /// (WORK_ORDER_TOO_MANY_CHILDREN). A work order that only runs or controls have named
+    /// (never created here) is a root record with an empty creator.
+    ///
+    /// Grants: `work_order.create` on the parent (for a root, on the new work order) to
+    /// create; `work_order.read` on a work order to read it and list its children;
+    /// `work_order.close` on it to close it. Creating a work order is a human's or a
+    /// service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+    /// instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+    /// resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+    /// (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+    /// decline it with a reason (DECLINED, final).
+    #[derive(Debug, Clone)]
+    pub struct WorkOrderServiceClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl WorkOrderServiceClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> WorkOrderServiceClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> WorkOrderServiceClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+                Response = http::Response<
+                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
+                >,
+            >,
+            <T as tonic::codegen::Service<
+                http::Request<tonic::body::Body>,
+            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            WorkOrderServiceClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// CreateWorkOrder records a work order, a root or a child of `parent_id`. The
+        /// `work_order_id` is the idempotency key: the same creator repeating the same request
+        /// gets the record with `replayed = true`; anything else under a taken id fails with
+        /// WORK_ORDER_EXISTS (ALREADY_EXISTS). A parent that does not exist fails with
+        /// WORK_ORDER_NOT_FOUND; one that is closed or cancelled with WORK_ORDER_CLOSED; a budget
+        /// above what the parent (and its ancestors) have left with
+        /// WORK_ORDER_BUDGET_EXCEEDS_PARENT; actions wider than the parent's with
+        /// WORK_ORDER_ACTIONS_WIDENED. Nothing is written by a refused call.
+        pub async fn create_work_order(
+            &mut self,
+            request: impl tonic::IntoRequest<super::CreateWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreateWorkOrderResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/CreateWorkOrder",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.WorkOrderService", "CreateWorkOrder"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// GetWorkOrderRecord answers a work order's record: who made it, its parent and
+        /// ancestors, its state, its runs' counts by state, its spend and its first children.
+        /// A work order that no record, run or control names fails with WORK_ORDER_NOT_FOUND.
+        pub async fn get_work_order_record(
+            &mut self,
+            request: impl tonic::IntoRequest<super::GetWorkOrderRecordRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetWorkOrderRecordResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/GetWorkOrderRecord",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.WorkOrderService",
+                        "GetWorkOrderRecord",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// ListWorkOrders pages through work order records in id order: the roots, or the
+        /// children of one parent, optionally of one state.
+        pub async fn list_work_orders(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ListWorkOrdersRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListWorkOrdersResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/ListWorkOrders",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.WorkOrderService", "ListWorkOrders"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// CloseWorkOrder closes a work order for good once its work is done: no new run,
+        /// resume or child is admitted in it afterwards (WORK_ORDER_CLOSED). A work order with a
+        /// live run, or with a child that is neither closed nor cancelled, fails with
+        /// WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
+        pub async fn close_work_order(
+            &mut self,
+            request: impl tonic::IntoRequest<super::CloseWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CloseWorkOrderResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/CloseWorkOrder",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new("aiws.engine.v1.WorkOrderService", "CloseWorkOrder"),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+        /// what an agent does where a human would create one. It is checked as a create would be
+        /// (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+        /// WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+        /// proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+        /// human approves it. `work_order_id` is the idempotency key: the same proposer
+        /// repeating the same proposal gets the record with `replayed = true`; anything else
+        /// under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+        /// ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+        /// its parent's child; it counts in no `child_count` until approved.
+        pub async fn propose_work_order(
+            &mut self,
+            request: impl tonic::IntoRequest<super::ProposeWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ProposeWorkOrderResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/ProposeWorkOrder",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.WorkOrderService",
+                        "ProposeWorkOrder",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+        /// DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+        /// on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+        /// it OPEN after the checks of a direct create, made now against its parent as it is
+        /// (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+        /// (a `reason` is required) makes it DECLINED for good. The same decision again answers
+        /// the record unchanged; the other one, or a decision on a work order created directly,
+        /// fails with WORK_ORDER_PROPOSAL_DECIDED.
+        pub async fn decide_work_order_proposal(
+            &mut self,
+            request: impl tonic::IntoRequest<super::DecideWorkOrderProposalRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::DecideWorkOrderProposalResponse>,
+            tonic::Status,
+        > {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| {
+                    tonic::Status::unknown(
+                        format!("Service was not ready: {}", e.into()),
+                    )
+                })?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static(
+                "/aiws.engine.v1.WorkOrderService/DecideWorkOrderProposal",
+            );
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(
+                    GrpcMethod::new(
+                        "aiws.engine.v1.WorkOrderService",
+                        "DecideWorkOrderProposal",
+                    ),
+                );
+            self.inner.unary(req, path, codec).await
+        }
+    }
+}
+/// Generated server implementations.
+pub mod work_order_service_server {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value,
+    )]
+    use tonic::codegen::*;
+    /// Generated trait containing gRPC methods that should be implemented for use with WorkOrderServiceServer.
+    #[async_trait]
+    pub trait WorkOrderService: std::marker::Send + std::marker::Sync + 'static {
+        /// CreateWorkOrder records a work order, a root or a child of `parent_id`. The
+        /// `work_order_id` is the idempotency key: the same creator repeating the same request
+        /// gets the record with `replayed = true`; anything else under a taken id fails with
+        /// WORK_ORDER_EXISTS (ALREADY_EXISTS). A parent that does not exist fails with
+        /// WORK_ORDER_NOT_FOUND; one that is closed or cancelled with WORK_ORDER_CLOSED; a budget
+        /// above what the parent (and its ancestors) have left with
+        /// WORK_ORDER_BUDGET_EXCEEDS_PARENT; actions wider than the parent's with
+        /// WORK_ORDER_ACTIONS_WIDENED. Nothing is written by a refused call.
+        async fn create_work_order(
+            &self,
+            request: tonic::Request<super::CreateWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CreateWorkOrderResponse>,
+            tonic::Status,
+        >;
+        /// GetWorkOrderRecord answers a work order's record: who made it, its parent and
+        /// ancestors, its state, its runs' counts by state, its spend and its first children.
+        /// A work order that no record, run or control names fails with WORK_ORDER_NOT_FOUND.
+        async fn get_work_order_record(
+            &self,
+            request: tonic::Request<super::GetWorkOrderRecordRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::GetWorkOrderRecordResponse>,
+            tonic::Status,
+        >;
+        /// ListWorkOrders pages through work order records in id order: the roots, or the
+        /// children of one parent, optionally of one state.
+        async fn list_work_orders(
+            &self,
+            request: tonic::Request<super::ListWorkOrdersRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ListWorkOrdersResponse>,
+            tonic::Status,
+        >;
+        /// CloseWorkOrder closes a work order for good once its work is done: no new run,
+        /// resume or child is admitted in it afterwards (WORK_ORDER_CLOSED). A work order with a
+        /// live run, or with a child that is neither closed nor cancelled, fails with
+        /// WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
+        async fn close_work_order(
+            &self,
+            request: tonic::Request<super::CloseWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::CloseWorkOrderResponse>,
+            tonic::Status,
+        >;
+        /// ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+        /// what an agent does where a human would create one. It is checked as a create would be
+        /// (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+        /// WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+        /// proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+        /// human approves it. `work_order_id` is the idempotency key: the same proposer
+        /// repeating the same proposal gets the record with `replayed = true`; anything else
+        /// under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+        /// ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+        /// its parent's child; it counts in no `child_count` until approved.
+        async fn propose_work_order(
+            &self,
+            request: tonic::Request<super::ProposeWorkOrderRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::ProposeWorkOrderResponse>,
+            tonic::Status,
+        >;
+        /// DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+        /// on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+        /// it OPEN after the checks of a direct create, made now against its parent as it is
+        /// (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+        /// (a `reason` is required) makes it DECLINED for good. The same decision again answers
+        /// the record unchanged; the other one, or a decision on a work order created directly,
+        /// fails with WORK_ORDER_PROPOSAL_DECIDED.
+        async fn decide_work_order_proposal(
+            &self,
+            request: tonic::Request<super::DecideWorkOrderProposalRequest>,
+        ) -> std::result::Result<
+            tonic::Response<super::DecideWorkOrderProposalResponse>,
+            tonic::Status,
+        >;
+    }
+    /// WorkOrderService keeps work orders as records and as a tree. Every run belongs to one
+    /// work order; a work order may have a parent, and then it inherits its parent's
+    /// controls:
+    ///
+    /// - pausing or cancelling a work order (AdminService) pauses or cancels every
+    ///   descendant's runs; a descendant resumes only when every ancestor is resumed
+    ///   (a resume of a work order paused by an ancestor fails with
+    ///   WORK_ORDER_CONTROL_INHERITED);
+    /// - a hold placed on a work order (AdminService.PlaceHold) holds its whole subtree;
+    /// - a child's `actions` narrow its parent's, never widen them: an action outside the
+    ///   work order's actions (or any ancestor's) is refused in it with ACTION_NOT_GRANTED,
+    ///   whatever the caller's grants;
+    /// - a child's budget is carved from its parent's: every cost an attempt reports is
+    ///   charged to its run's work order and to each of its ancestors, and an attempt is
+    ///   not dispatched (its node fails with BUDGET_EXCEEDED) when it would spend beyond
+    ///   what any of them has left. Amounts are exact decimal microcredits.
+    ///
+    /// Limits: a tree is at most 8 levels deep (a root is depth 0, so depth <= 7:
+    /// WORK_ORDER_TOO_DEEP past it) and a work order has at most 1,000 children
+    /// (WORK_ORDER_TOO_MANY_CHILDREN). A work order that only runs or controls have named
+    /// (never created here) is a root record with an empty creator.
+    ///
+    /// Grants: `work_order.create` on the parent (for a root, on the new work order) to
+    /// create; `work_order.read` on a work order to read it and list its children;
+    /// `work_order.close` on it to close it. Creating a work order is a human's or a
+    /// service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+    /// instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+    /// resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+    /// (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+    /// decline it with a reason (DECLINED, final).
+    #[derive(Debug)]
+    pub struct WorkOrderServiceServer<T> {
+        inner: Arc<T>,
+        accept_compression_encodings: EnabledCompressionEncodings,
+        send_compression_encodings: EnabledCompressionEncodings,
+        max_decoding_message_size: Option<usize>,
+        max_encoding_message_size: Option<usize>,
+    }
+    impl<T> WorkOrderServiceServer<T> {
+        pub fn new(inner: T) -> Self {
+            Self::from_arc(Arc::new(inner))
+        }
+        pub fn from_arc(inner: Arc<T>) -> Self {
+            Self {
+                inner,
+                accept_compression_encodings: Default::default(),
+                send_compression_encodings: Default::default(),
+                max_decoding_message_size: None,
+                max_encoding_message_size: None,
+            }
+        }
+        pub fn with_interceptor<F>(
+            inner: T,
+            interceptor: F,
+        ) -> InterceptedService<Self, F>
+        where
+            F: tonic::service::Interceptor,
+        {
+            InterceptedService::new(Self::new(inner), interceptor)
+        }
+        /// Enable decompressing requests with the given encoding.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.accept_compression_encodings.enable(encoding);
+            self
+        }
+        /// Compress responses with the given encoding, if the client supports it.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.send_compression_encodings.enable(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.max_decoding_message_size = Some(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.max_encoding_message_size = Some(limit);
+            self
+        }
+    }
+    impl<T, B> tonic::codegen::Service<http::Request<B>> for WorkOrderServiceServer<T>
+    where
+        T: WorkOrderService,
+        B: Body + std::marker::Send + 'static,
+        B::Error: Into<StdError> + std::marker::Send + 'static,
+    {
+        type Response = http::Response<tonic::body::Body>;
+        type Error = std::convert::Infallible;
+        type Future = BoxFuture<Self::Response, Self::Error>;
+        fn poll_ready(
+            &mut self,
+            _cx: &mut Context<'_>,
+        ) -> Poll<std::result::Result<(), Self::Error>> {
+            Poll::Ready(Ok(()))
+        }
+        fn call(&mut self, req: http::Request<B>) -> Self::Future {
+            match req.uri().path() {
+                "/aiws.engine.v1.WorkOrderService/CreateWorkOrder" => {
+                    #[allow(non_camel_case_types)]
+                    struct CreateWorkOrderSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::CreateWorkOrderRequest>
+                    for CreateWorkOrderSvc<T> {
+                        type Response = super::CreateWorkOrderResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::CreateWorkOrderRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::create_work_order(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = CreateWorkOrderSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WorkOrderService/GetWorkOrderRecord" => {
+                    #[allow(non_camel_case_types)]
+                    struct GetWorkOrderRecordSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::GetWorkOrderRecordRequest>
+                    for GetWorkOrderRecordSvc<T> {
+                        type Response = super::GetWorkOrderRecordResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::GetWorkOrderRecordRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::get_work_order_record(
+                                        &inner,
+                                        request,
+                                    )
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = GetWorkOrderRecordSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WorkOrderService/ListWorkOrders" => {
+                    #[allow(non_camel_case_types)]
+                    struct ListWorkOrdersSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::ListWorkOrdersRequest>
+                    for ListWorkOrdersSvc<T> {
+                        type Response = super::ListWorkOrdersResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ListWorkOrdersRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::list_work_orders(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ListWorkOrdersSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WorkOrderService/CloseWorkOrder" => {
+                    #[allow(non_camel_case_types)]
+                    struct CloseWorkOrderSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::CloseWorkOrderRequest>
+                    for CloseWorkOrderSvc<T> {
+                        type Response = super::CloseWorkOrderResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::CloseWorkOrderRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::close_work_order(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = CloseWorkOrderSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WorkOrderService/ProposeWorkOrder" => {
+                    #[allow(non_camel_case_types)]
+                    struct ProposeWorkOrderSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::ProposeWorkOrderRequest>
+                    for ProposeWorkOrderSvc<T> {
+                        type Response = super::ProposeWorkOrderResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<super::ProposeWorkOrderRequest>,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::propose_work_order(&inner, request)
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = ProposeWorkOrderSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                "/aiws.engine.v1.WorkOrderService/DecideWorkOrderProposal" => {
+                    #[allow(non_camel_case_types)]
+                    struct DecideWorkOrderProposalSvc<T: WorkOrderService>(pub Arc<T>);
+                    impl<
+                        T: WorkOrderService,
+                    > tonic::server::UnaryService<super::DecideWorkOrderProposalRequest>
+                    for DecideWorkOrderProposalSvc<T> {
+                        type Response = super::DecideWorkOrderProposalResponse;
+                        type Future = BoxFuture<
+                            tonic::Response<Self::Response>,
+                            tonic::Status,
+                        >;
+                        fn call(
+                            &mut self,
+                            request: tonic::Request<
+                                super::DecideWorkOrderProposalRequest,
+                            >,
+                        ) -> Self::Future {
+                            let inner = Arc::clone(&self.0);
+                            let fut = async move {
+                                <T as WorkOrderService>::decide_work_order_proposal(
+                                        &inner,
+                                        request,
+                                    )
+                                    .await
+                            };
+                            Box::pin(fut)
+                        }
+                    }
+                    let accept_compression_encodings = self.accept_compression_encodings;
+                    let send_compression_encodings = self.send_compression_encodings;
+                    let max_decoding_message_size = self.max_decoding_message_size;
+                    let max_encoding_message_size = self.max_encoding_message_size;
+                    let inner = self.inner.clone();
+                    let fut = async move {
+                        let method = DecideWorkOrderProposalSvc(inner);
+                        let codec = tonic_prost::ProstCodec::default();
+                        let mut grpc = tonic::server::Grpc::new(codec)
+                            .apply_compression_config(
+                                accept_compression_encodings,
+                                send_compression_encodings,
+                            )
+                            .apply_max_message_size_config(
+                                max_decoding_message_size,
+                                max_encoding_message_size,
+                            );
+                        let res = grpc.unary(method, req).await;
+                        Ok(res)
+                    };
+                    Box::pin(fut)
+                }
+                _ => {
+                    Box::pin(async move {
+                        let mut response = http::Response::new(
+                            tonic::body::Body::default(),
+                        );
+                        let headers = response.headers_mut();
+                        headers
+                            .insert(
+                                tonic::Status::GRPC_STATUS,
+                                (tonic::Code::Unimplemented as i32).into(),
+                            );
+                        headers
+                            .insert(
+                                http::header::CONTENT_TYPE,
+                                tonic::metadata::GRPC_CONTENT_TYPE,
+                            );
+                        Ok(response)
+                    })
+                }
+            }
+        }
+    }
+    impl<T> Clone for WorkOrderServiceServer<T> {
+        fn clone(&self) -> Self {
+            let inner = self.inner.clone();
+            Self {
+                inner,
+                accept_compression_encodings: self.accept_compression_encodings,
+                send_compression_encodings: self.send_compression_encodings,
+                max_decoding_message_size: self.max_decoding_message_size,
+                max_encoding_message_size: self.max_encoding_message_size,
+            }
+        }
+    }
+    /// Generated gRPC service name
+    pub const SERVICE_NAME: &str = "aiws.engine.v1.WorkOrderService";
+    impl<T> tonic::server::NamedService for WorkOrderServiceServer<T> {
+        const NAME: &'static str = SERVICE_NAME;
+    }
+}
 /// InboxItem is one thing waiting for a human.
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, ::prost::Message)]
 pub struct InboxItem {
     /// A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
     /// `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>`,
-    /// `stuck:<run>`, `acceptance:<run>`, `verification:<run>`, `handoff:<delivery>` or
-    /// `approval:<approval>`.
+    /// `stuck:<run>`, `acceptance:<run>`, `verification:<run>`, `handoff:<delivery>`,
+    /// `approval:<approval>` or `work_order:<proposed work order>`.
     #[prost(string, tag = "1")]
     pub item_id: ::prost::alloc::string::String,
     /// What it asks for.
@@ -8802,7 +10012,7 @@ pub struct InboxItem {
     #[prost(string, tag = "6")]
     pub summary: ::prost::alloc::string::String,
     /// The record itself.
-    #[prost(oneof = "inbox_item::Subject", tags = "10, 11, 12, 13, 14, 15, 16, 17")]
+    #[prost(oneof = "inbox_item::Subject", tags = "10, 11, 12, 13, 14, 15, 16, 17, 18")]
     pub subject: ::core::option::Option<inbox_item::Subject>,
 }
 /// Nested message and enum types in `InboxItem`.
@@ -8837,6 +10047,11 @@ pub mod inbox_item {
         /// The approval about to expire (APPROVAL_EXPIRING).
         #[prost(message, tag = "17")]
         Approval(super::Approval),
+        /// The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+        /// GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+        /// once approved (its own budget, or less when its ancestors have less left).
+        #[prost(message, tag = "18")]
+        WorkOrderProposal(super::WorkOrderRecord),
     }
 }
 /// AssessmentDue is an assessment a completed run under a contract is owed.
@@ -8903,7 +10118,7 @@ pub struct InboxCount {
 #[allow(clippy::all)]
 #[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
 pub struct ListInboxRequest {
-    /// Only items of these kinds; empty means every kind. At most 10 entries, none
+    /// Only items of these kinds; empty means every kind. At most 11 entries, none
     /// unspecified.
     #[prost(enumeration = "InboxItemKind", repeated, tag = "1")]
     pub kinds: ::prost::alloc::vec::Vec<i32>,
@@ -9007,6 +10222,11 @@ pub enum InboxItemKind {
     /// expires after its hour, as well as once used or expired. Approvals name no work
     /// order: listed only when no `work_order_id` is asked for.
     ApprovalExpiring = 10,
+    /// A child work order an agent proposed (WorkOrderService.ProposeWorkOrder): a human
+    /// approves or declines it (DecideWorkOrderProposal). The item's `work_order_id` is the
+    /// proposal's parent (where the decision is taken), its `work_order_proposal` the
+    /// proposal: its id, title, budget, actions and proposer (`creator`).
+    WorkOrderProposal = 11,
 }
 impl InboxItemKind {
     /// String value of the enum field names used in the ProtoBuf definition.
@@ -9026,6 +10246,7 @@ impl InboxItemKind {
             Self::Verification => "INBOX_ITEM_KIND_VERIFICATION",
             Self::Handoff => "INBOX_ITEM_KIND_HANDOFF",
             Self::ApprovalExpiring => "INBOX_ITEM_KIND_APPROVAL_EXPIRING",
+            Self::WorkOrderProposal => "INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL",
         }
     }
     /// Creates an enum from field names used in the ProtoBuf definition.
@@ -9042,6 +10263,7 @@ impl InboxItemKind {
             "INBOX_ITEM_KIND_VERIFICATION" => Some(Self::Verification),
             "INBOX_ITEM_KIND_HANDOFF" => Some(Self::Handoff),
             "INBOX_ITEM_KIND_APPROVAL_EXPIRING" => Some(Self::ApprovalExpiring),
+            "INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL" => Some(Self::WorkOrderProposal),
             _ => None,
         }
     }
@@ -9062,8 +10284,8 @@ pub mod inbox_service_client {
     /// awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
     /// waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
     /// the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-    /// under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-    /// expire (within an hour), oldest first. It is a read over the durable
+    /// under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+    /// expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
     /// records, so an item leaves the inbox in the same transaction that decides it (a stuck
     /// run, in the transaction that leases its node, pauses its work order or ends the run).
     /// It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -9258,8 +10480,8 @@ pub mod inbox_service_server {
     /// awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
     /// waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
     /// the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-    /// under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-    /// expire (within an hour), oldest first. It is a read over the durable
+    /// under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+    /// expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
     /// records, so an item leaves the inbox in the same transaction that decides it (a stuck
     /// run, in the transaction that leases its node, pauses its work order or ends the run).
     /// It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -16086,867 +17308,6 @@ pub mod task_service_server {
     /// Generated gRPC service name
     pub const SERVICE_NAME: &str = "aiws.engine.v1.TaskService";
     impl<T> tonic::server::NamedService for TaskServiceServer<T> {
-        const NAME: &'static str = SERVICE_NAME;
-    }
-}
-/// RunStateCount is how many of a work order's runs are in one state.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
-pub struct RunStateCount {
-    /// The run state's name, as in RunState without its prefix (`RUNNING`, `COMPLETED`).
-    #[prost(string, tag = "1")]
-    pub state: ::prost::alloc::string::String,
-    /// How many of the work order's own runs (not its descendants') are in it.
-    #[prost(int64, tag = "2")]
-    pub count: i64,
-}
-/// WorkOrderRecord is a work order as a record.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, ::prost::Message)]
-pub struct WorkOrderRecord {
-    /// The work order id.
-    #[prost(string, tag = "1")]
-    pub work_order_id: ::prost::alloc::string::String,
-    /// Its title, as created (at most 1,000 characters).
-    #[prost(string, tag = "2")]
-    pub title: ::prost::alloc::string::String,
-    /// Its labels, as created (keys and values as for run labels).
-    #[prost(map = "string, string", tag = "3")]
-    pub labels: ::std::collections::HashMap<
-        ::prost::alloc::string::String,
-        ::prost::alloc::string::String,
-    >,
-    /// The principal that created it; empty for a work order only runs or controls named.
-    #[prost(string, tag = "4")]
-    pub creator: ::prost::alloc::string::String,
-    /// Its parent; empty for a root.
-    #[prost(string, tag = "5")]
-    pub parent_id: ::prost::alloc::string::String,
-    /// Its ancestors, root first, its parent last; empty for a root.
-    #[prost(string, repeated, tag = "6")]
-    pub ancestors: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
-    /// Its state, inherited: the most restrictive of its own control and its ancestors'.
-    #[prost(enumeration = "WorkOrderState", tag = "7")]
-    pub state: i32,
-    /// The work order whose control gives `state` (itself or an ancestor).
-    #[prost(string, tag = "8")]
-    pub state_from: ::prost::alloc::string::String,
-    /// Its own budget in microcredits (exact decimal); empty when it has none of its own.
-    #[prost(string, tag = "9")]
-    pub budget_microcredits: ::prost::alloc::string::String,
-    /// What the attempts of its runs and of its descendants' runs reported, exactly.
-    #[prost(string, tag = "10")]
-    pub spent_microcredits: ::prost::alloc::string::String,
-    /// What its runs may still spend: the least that it or any ancestor with a budget has
-    /// left (budget minus spend, negative when an attempt reported more than remained);
-    /// empty when neither it nor any ancestor has a budget.
-    #[prost(string, tag = "11")]
-    pub remaining_microcredits: ::prost::alloc::string::String,
-    /// The actions permitted in it (grant action patterns); empty means its parent's (for
-    /// a root: whatever the caller's grants allow).
-    #[prost(string, repeated, tag = "12")]
-    pub actions: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
-    /// When it was created, UTC epoch ms (0 when only runs or controls named it).
-    #[prost(int64, tag = "13")]
-    pub created_at_ms: i64,
-    /// When it was closed, UTC epoch ms; 0 while not closed.
-    #[prost(int64, tag = "14")]
-    pub closed_at_ms: i64,
-    /// How many children it has.
-    #[prost(int32, tag = "15")]
-    pub child_count: i32,
-}
-/// CreateWorkOrderRequest records a work order.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, ::prost::Message)]
-pub struct CreateWorkOrderRequest {
-    /// The new work order's id: an identifier, chosen once by the caller.
-    #[prost(string, tag = "1")]
-    pub work_order_id: ::prost::alloc::string::String,
-    /// Its parent; empty for a root.
-    #[prost(string, tag = "2")]
-    pub parent_id: ::prost::alloc::string::String,
-    /// Its title (at most 1,000 characters).
-    #[prost(string, tag = "3")]
-    pub title: ::prost::alloc::string::String,
-    /// Its labels (at most 16; keys identifiers, values at most 256 characters).
-    #[prost(map = "string, string", tag = "4")]
-    pub labels: ::std::collections::HashMap<
-        ::prost::alloc::string::String,
-        ::prost::alloc::string::String,
-    >,
-    /// Its budget in microcredits, an exact non-negative decimal; empty for none of its own
-    /// (it then spends within its ancestors' budgets). A child's budget is at most what its
-    /// parent has left.
-    #[prost(string, tag = "5")]
-    pub budget_microcredits: ::prost::alloc::string::String,
-    /// The actions permitted in it (grant action patterns such as `run.*`); empty means its
-    /// parent's. A child's actions must each be covered by its parent's effective actions.
-    #[prost(string, repeated, tag = "6")]
-    pub actions: ::prost::alloc::vec::Vec<::prost::alloc::string::String>,
-}
-/// CreateWorkOrderResponse carries the record.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, ::prost::Message)]
-pub struct CreateWorkOrderResponse {
-    /// The work order as recorded.
-    #[prost(message, optional, tag = "1")]
-    pub work_order: ::core::option::Option<WorkOrderRecord>,
-    /// True when this repeated an earlier identical create: nothing new was recorded.
-    #[prost(bool, tag = "2")]
-    pub replayed: bool,
-}
-/// GetWorkOrderRecordRequest names a work order.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
-pub struct GetWorkOrderRecordRequest {
-    /// The work order.
-    #[prost(string, tag = "1")]
-    pub work_order_id: ::prost::alloc::string::String,
-}
-/// GetWorkOrderRecordResponse carries the record, its runs' counts and its children.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, ::prost::Message)]
-pub struct GetWorkOrderRecordResponse {
-    /// The work order.
-    #[prost(message, optional, tag = "1")]
-    pub work_order: ::core::option::Option<WorkOrderRecord>,
-    /// Its own runs' counts by state (archived runs not counted), states with no run left
-    /// out, in state name order.
-    #[prost(message, repeated, tag = "2")]
-    pub run_counts: ::prost::alloc::vec::Vec<RunStateCount>,
-    /// Its first 100 children in id order (ListWorkOrders with `parent_id` pages through
-    /// them all).
-    #[prost(message, repeated, tag = "3")]
-    pub children: ::prost::alloc::vec::Vec<WorkOrderRecord>,
-}
-/// ListWorkOrdersRequest selects work orders.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
-pub struct ListWorkOrdersRequest {
-    /// The children of this work order; empty means the roots.
-    #[prost(string, tag = "1")]
-    pub parent_id: ::prost::alloc::string::String,
-    /// Only work orders in this state; UNSPECIFIED means any.
-    #[prost(enumeration = "WorkOrderState", tag = "2")]
-    pub state: i32,
-    /// Maximum records to return: 0 means 100; at most 500 (else PAGE_INVALID).
-    #[prost(int32, tag = "3")]
-    pub page_size: i32,
-    /// The `next_page_token` of the previous page; empty for the first.
-    #[prost(string, tag = "4")]
-    pub page_token: ::prost::alloc::string::String,
-    /// Only work orders in which the caller may take this action (an action name such as
-    /// `run.start`: its grants allow it there and the work order's actions permit it), so
-    /// that an agent lists the work orders it may act in. Empty means `work_order.read`,
-    /// and then listing children also needs `work_order.read` on `parent_id`.
-    #[prost(string, tag = "5")]
-    pub action: ::prost::alloc::string::String,
-}
-/// ListWorkOrdersResponse is one page of work orders.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, ::prost::Message)]
-pub struct ListWorkOrdersResponse {
-    /// The work orders the caller may read (`work_order.read`, or the request's `action`),
-    /// in id order.
-    #[prost(message, repeated, tag = "1")]
-    pub work_orders: ::prost::alloc::vec::Vec<WorkOrderRecord>,
-    /// Pass as `page_token` for the next page; empty when there is none. A page of a
-    /// filtered listing (a state, an action, roots the caller may not read) may hold fewer
-    /// than `page_size` records, even none, with a token: the listing has ended only when
-    /// the token is empty.
-    #[prost(string, tag = "2")]
-    pub next_page_token: ::prost::alloc::string::String,
-}
-/// CloseWorkOrderRequest closes a work order.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
-pub struct CloseWorkOrderRequest {
-    /// The work order.
-    #[prost(string, tag = "1")]
-    pub work_order_id: ::prost::alloc::string::String,
-}
-/// CloseWorkOrderResponse carries the closed record.
-#[allow(clippy::all)]
-#[derive(Clone, PartialEq, ::prost::Message)]
-pub struct CloseWorkOrderResponse {
-    /// The work order after the change.
-    #[prost(message, optional, tag = "1")]
-    pub work_order: ::core::option::Option<WorkOrderRecord>,
-}
-/// WorkOrderState is a work order's lifecycle as a caller sees it.
-#[allow(clippy::all)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, ::prost::Enumeration)]
-#[repr(i32)]
-pub enum WorkOrderState {
-    /// Never sent; in a ListWorkOrders filter, any state.
-    Unspecified = 0,
-    /// Its runs proceed.
-    Open = 1,
-    /// Paused, by itself or by an ancestor (`state_from` says which): its attempts are
-    /// not dispatched until resumed.
-    Paused = 2,
-    /// Cancelled, by itself or by an ancestor: its runs were stopped, for good.
-    Cancelled = 3,
-    /// Closed by CloseWorkOrder: its work is done; it admits nothing new.
-    Closed = 4,
-}
-impl WorkOrderState {
-    /// String value of the enum field names used in the ProtoBuf definition.
-    ///
-    /// The values are not transformed in any way and thus are considered stable
-    /// (if the ProtoBuf definition does not change) and safe for programmatic use.
-    pub fn as_str_name(&self) -> &'static str {
-        match self {
-            Self::Unspecified => "WORK_ORDER_STATE_UNSPECIFIED",
-            Self::Open => "WORK_ORDER_STATE_OPEN",
-            Self::Paused => "WORK_ORDER_STATE_PAUSED",
-            Self::Cancelled => "WORK_ORDER_STATE_CANCELLED",
-            Self::Closed => "WORK_ORDER_STATE_CLOSED",
-        }
-    }
-    /// Creates an enum from field names used in the ProtoBuf definition.
-    pub fn from_str_name(value: &str) -> ::core::option::Option<Self> {
-        match value {
-            "WORK_ORDER_STATE_UNSPECIFIED" => Some(Self::Unspecified),
-            "WORK_ORDER_STATE_OPEN" => Some(Self::Open),
-            "WORK_ORDER_STATE_PAUSED" => Some(Self::Paused),
-            "WORK_ORDER_STATE_CANCELLED" => Some(Self::Cancelled),
-            "WORK_ORDER_STATE_CLOSED" => Some(Self::Closed),
-            _ => None,
-        }
-    }
-}
-/// Generated client implementations.
-pub mod work_order_service_client {
-    #![allow(
-        unused_variables,
-        dead_code,
-        missing_docs,
-        clippy::wildcard_imports,
-        clippy::let_unit_value,
-    )]
-    use tonic::codegen::*;
-    use tonic::codegen::http::Uri;
-    /// WorkOrderService keeps work orders as records and as a tree. Every run belongs to one
-    /// work order; a work order may have a parent, and then it inherits its parent's
-    /// controls:
-    ///
-    /// - pausing or cancelling a work order (AdminService) pauses or cancels every
-    ///   descendant's runs; a descendant resumes only when every ancestor is resumed
-    ///   (a resume of a work order paused by an ancestor fails with
-    ///   WORK_ORDER_CONTROL_INHERITED);
-    /// - a hold placed on a work order (AdminService.PlaceHold) holds its whole subtree;
-    /// - a child's `actions` narrow its parent's, never widen them: an action outside the
-    ///   work order's actions (or any ancestor's) is refused in it with ACTION_NOT_GRANTED,
-    ///   whatever the caller's grants;
-    /// - a child's budget is carved from its parent's: every cost an attempt reports is
-    ///   charged to its run's work order and to each of its ancestors, and an attempt is
-    ///   not dispatched (its node fails with BUDGET_EXCEEDED) when it would spend beyond
-    ///   what any of them has left. Amounts are exact decimal microcredits.
-    ///
-    /// Limits: a tree is at most 8 levels deep (a root is depth 0, so depth <= 7:
-    /// WORK_ORDER_TOO_DEEP past it) and a work order has at most 1,000 children
-    /// (WORK_ORDER_TOO_MANY_CHILDREN). A work order that only runs or controls have named
-    /// (never created here) is a root record with an empty creator.
-    ///
-    /// Grants: `work_order.create` on the parent (for a root, on the new work order) to
-    /// create; `work_order.read` on a work order to read it and list its children;
-    /// `work_order.close` on it to close it. Creating a work order is a human's or a
-    /// service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-    /// a wait of its run, see docs/concepts.md, and the human creates it).
-    #[derive(Debug, Clone)]
-    pub struct WorkOrderServiceClient<T> {
-        inner: tonic::client::Grpc<T>,
-    }
-    impl WorkOrderServiceClient<tonic::transport::Channel> {
-        /// Attempt to create a new client by connecting to a given endpoint.
-        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
-        where
-            D: TryInto<tonic::transport::Endpoint>,
-            D::Error: Into<StdError>,
-        {
-            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
-            Ok(Self::new(conn))
-        }
-    }
-    impl<T> WorkOrderServiceClient<T>
-    where
-        T: tonic::client::GrpcService<tonic::body::Body>,
-        T::Error: Into<StdError>,
-        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
-        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
-    {
-        pub fn new(inner: T) -> Self {
-            let inner = tonic::client::Grpc::new(inner);
-            Self { inner }
-        }
-        pub fn with_origin(inner: T, origin: Uri) -> Self {
-            let inner = tonic::client::Grpc::with_origin(inner, origin);
-            Self { inner }
-        }
-        pub fn with_interceptor<F>(
-            inner: T,
-            interceptor: F,
-        ) -> WorkOrderServiceClient<InterceptedService<T, F>>
-        where
-            F: tonic::service::Interceptor,
-            T::ResponseBody: Default,
-            T: tonic::codegen::Service<
-                http::Request<tonic::body::Body>,
-                Response = http::Response<
-                    <T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody,
-                >,
-            >,
-            <T as tonic::codegen::Service<
-                http::Request<tonic::body::Body>,
-            >>::Error: Into<StdError> + std::marker::Send + std::marker::Sync,
-        {
-            WorkOrderServiceClient::new(InterceptedService::new(inner, interceptor))
-        }
-        /// Compress requests with the given encoding.
-        ///
-        /// This requires the server to support it otherwise it might respond with an
-        /// error.
-        #[must_use]
-        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
-            self.inner = self.inner.send_compressed(encoding);
-            self
-        }
-        /// Enable decompressing responses.
-        #[must_use]
-        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
-            self.inner = self.inner.accept_compressed(encoding);
-            self
-        }
-        /// Limits the maximum size of a decoded message.
-        ///
-        /// Default: `4MB`
-        #[must_use]
-        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
-            self.inner = self.inner.max_decoding_message_size(limit);
-            self
-        }
-        /// Limits the maximum size of an encoded message.
-        ///
-        /// Default: `usize::MAX`
-        #[must_use]
-        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
-            self.inner = self.inner.max_encoding_message_size(limit);
-            self
-        }
-        /// CreateWorkOrder records a work order, a root or a child of `parent_id`. The
-        /// `work_order_id` is the idempotency key: the same creator repeating the same request
-        /// gets the record with `replayed = true`; anything else under a taken id fails with
-        /// WORK_ORDER_EXISTS (ALREADY_EXISTS). A parent that does not exist fails with
-        /// WORK_ORDER_NOT_FOUND; one that is closed or cancelled with WORK_ORDER_CLOSED; a budget
-        /// above what the parent (and its ancestors) have left with
-        /// WORK_ORDER_BUDGET_EXCEEDS_PARENT; actions wider than the parent's with
-        /// WORK_ORDER_ACTIONS_WIDENED. Nothing is written by a refused call.
-        pub async fn create_work_order(
-            &mut self,
-            request: impl tonic::IntoRequest<super::CreateWorkOrderRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::CreateWorkOrderResponse>,
-            tonic::Status,
-        > {
-            self.inner
-                .ready()
-                .await
-                .map_err(|e| {
-                    tonic::Status::unknown(
-                        format!("Service was not ready: {}", e.into()),
-                    )
-                })?;
-            let codec = tonic_prost::ProstCodec::default();
-            let path = http::uri::PathAndQuery::from_static(
-                "/aiws.engine.v1.WorkOrderService/CreateWorkOrder",
-            );
-            let mut req = request.into_request();
-            req.extensions_mut()
-                .insert(
-                    GrpcMethod::new("aiws.engine.v1.WorkOrderService", "CreateWorkOrder"),
-                );
-            self.inner.unary(req, path, codec).await
-        }
-        /// GetWorkOrderRecord answers a work order's record: who made it, its parent and
-        /// ancestors, its state, its runs' counts by state, its spend and its first children.
-        /// A work order that no record, run or control names fails with WORK_ORDER_NOT_FOUND.
-        pub async fn get_work_order_record(
-            &mut self,
-            request: impl tonic::IntoRequest<super::GetWorkOrderRecordRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::GetWorkOrderRecordResponse>,
-            tonic::Status,
-        > {
-            self.inner
-                .ready()
-                .await
-                .map_err(|e| {
-                    tonic::Status::unknown(
-                        format!("Service was not ready: {}", e.into()),
-                    )
-                })?;
-            let codec = tonic_prost::ProstCodec::default();
-            let path = http::uri::PathAndQuery::from_static(
-                "/aiws.engine.v1.WorkOrderService/GetWorkOrderRecord",
-            );
-            let mut req = request.into_request();
-            req.extensions_mut()
-                .insert(
-                    GrpcMethod::new(
-                        "aiws.engine.v1.WorkOrderService",
-                        "GetWorkOrderRecord",
-                    ),
-                );
-            self.inner.unary(req, path, codec).await
-        }
-        /// ListWorkOrders pages through work order records in id order: the roots, or the
-        /// children of one parent, optionally of one state.
-        pub async fn list_work_orders(
-            &mut self,
-            request: impl tonic::IntoRequest<super::ListWorkOrdersRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::ListWorkOrdersResponse>,
-            tonic::Status,
-        > {
-            self.inner
-                .ready()
-                .await
-                .map_err(|e| {
-                    tonic::Status::unknown(
-                        format!("Service was not ready: {}", e.into()),
-                    )
-                })?;
-            let codec = tonic_prost::ProstCodec::default();
-            let path = http::uri::PathAndQuery::from_static(
-                "/aiws.engine.v1.WorkOrderService/ListWorkOrders",
-            );
-            let mut req = request.into_request();
-            req.extensions_mut()
-                .insert(
-                    GrpcMethod::new("aiws.engine.v1.WorkOrderService", "ListWorkOrders"),
-                );
-            self.inner.unary(req, path, codec).await
-        }
-        /// CloseWorkOrder closes a work order for good once its work is done: no new run,
-        /// resume or child is admitted in it afterwards (WORK_ORDER_CLOSED). A work order with a
-        /// live run, or with a child that is neither closed nor cancelled, fails with
-        /// WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
-        pub async fn close_work_order(
-            &mut self,
-            request: impl tonic::IntoRequest<super::CloseWorkOrderRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::CloseWorkOrderResponse>,
-            tonic::Status,
-        > {
-            self.inner
-                .ready()
-                .await
-                .map_err(|e| {
-                    tonic::Status::unknown(
-                        format!("Service was not ready: {}", e.into()),
-                    )
-                })?;
-            let codec = tonic_prost::ProstCodec::default();
-            let path = http::uri::PathAndQuery::from_static(
-                "/aiws.engine.v1.WorkOrderService/CloseWorkOrder",
-            );
-            let mut req = request.into_request();
-            req.extensions_mut()
-                .insert(
-                    GrpcMethod::new("aiws.engine.v1.WorkOrderService", "CloseWorkOrder"),
-                );
-            self.inner.unary(req, path, codec).await
-        }
-    }
-}
-/// Generated server implementations.
-pub mod work_order_service_server {
-    #![allow(
-        unused_variables,
-        dead_code,
-        missing_docs,
-        clippy::wildcard_imports,
-        clippy::let_unit_value,
-    )]
-    use tonic::codegen::*;
-    /// Generated trait containing gRPC methods that should be implemented for use with WorkOrderServiceServer.
-    #[async_trait]
-    pub trait WorkOrderService: std::marker::Send + std::marker::Sync + 'static {
-        /// CreateWorkOrder records a work order, a root or a child of `parent_id`. The
-        /// `work_order_id` is the idempotency key: the same creator repeating the same request
-        /// gets the record with `replayed = true`; anything else under a taken id fails with
-        /// WORK_ORDER_EXISTS (ALREADY_EXISTS). A parent that does not exist fails with
-        /// WORK_ORDER_NOT_FOUND; one that is closed or cancelled with WORK_ORDER_CLOSED; a budget
-        /// above what the parent (and its ancestors) have left with
-        /// WORK_ORDER_BUDGET_EXCEEDS_PARENT; actions wider than the parent's with
-        /// WORK_ORDER_ACTIONS_WIDENED. Nothing is written by a refused call.
-        async fn create_work_order(
-            &self,
-            request: tonic::Request<super::CreateWorkOrderRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::CreateWorkOrderResponse>,
-            tonic::Status,
-        >;
-        /// GetWorkOrderRecord answers a work order's record: who made it, its parent and
-        /// ancestors, its state, its runs' counts by state, its spend and its first children.
-        /// A work order that no record, run or control names fails with WORK_ORDER_NOT_FOUND.
-        async fn get_work_order_record(
-            &self,
-            request: tonic::Request<super::GetWorkOrderRecordRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::GetWorkOrderRecordResponse>,
-            tonic::Status,
-        >;
-        /// ListWorkOrders pages through work order records in id order: the roots, or the
-        /// children of one parent, optionally of one state.
-        async fn list_work_orders(
-            &self,
-            request: tonic::Request<super::ListWorkOrdersRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::ListWorkOrdersResponse>,
-            tonic::Status,
-        >;
-        /// CloseWorkOrder closes a work order for good once its work is done: no new run,
-        /// resume or child is admitted in it afterwards (WORK_ORDER_CLOSED). A work order with a
-        /// live run, or with a child that is neither closed nor cancelled, fails with
-        /// WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
-        async fn close_work_order(
-            &self,
-            request: tonic::Request<super::CloseWorkOrderRequest>,
-        ) -> std::result::Result<
-            tonic::Response<super::CloseWorkOrderResponse>,
-            tonic::Status,
-        >;
-    }
-    /// WorkOrderService keeps work orders as records and as a tree. Every run belongs to one
-    /// work order; a work order may have a parent, and then it inherits its parent's
-    /// controls:
-    ///
-    /// - pausing or cancelling a work order (AdminService) pauses or cancels every
-    ///   descendant's runs; a descendant resumes only when every ancestor is resumed
-    ///   (a resume of a work order paused by an ancestor fails with
-    ///   WORK_ORDER_CONTROL_INHERITED);
-    /// - a hold placed on a work order (AdminService.PlaceHold) holds its whole subtree;
-    /// - a child's `actions` narrow its parent's, never widen them: an action outside the
-    ///   work order's actions (or any ancestor's) is refused in it with ACTION_NOT_GRANTED,
-    ///   whatever the caller's grants;
-    /// - a child's budget is carved from its parent's: every cost an attempt reports is
-    ///   charged to its run's work order and to each of its ancestors, and an attempt is
-    ///   not dispatched (its node fails with BUDGET_EXCEEDED) when it would spend beyond
-    ///   what any of them has left. Amounts are exact decimal microcredits.
-    ///
-    /// Limits: a tree is at most 8 levels deep (a root is depth 0, so depth <= 7:
-    /// WORK_ORDER_TOO_DEEP past it) and a work order has at most 1,000 children
-    /// (WORK_ORDER_TOO_MANY_CHILDREN). A work order that only runs or controls have named
-    /// (never created here) is a root record with an empty creator.
-    ///
-    /// Grants: `work_order.create` on the parent (for a root, on the new work order) to
-    /// create; `work_order.read` on a work order to read it and list its children;
-    /// `work_order.close` on it to close it. Creating a work order is a human's or a
-    /// service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-    /// a wait of its run, see docs/concepts.md, and the human creates it).
-    #[derive(Debug)]
-    pub struct WorkOrderServiceServer<T> {
-        inner: Arc<T>,
-        accept_compression_encodings: EnabledCompressionEncodings,
-        send_compression_encodings: EnabledCompressionEncodings,
-        max_decoding_message_size: Option<usize>,
-        max_encoding_message_size: Option<usize>,
-    }
-    impl<T> WorkOrderServiceServer<T> {
-        pub fn new(inner: T) -> Self {
-            Self::from_arc(Arc::new(inner))
-        }
-        pub fn from_arc(inner: Arc<T>) -> Self {
-            Self {
-                inner,
-                accept_compression_encodings: Default::default(),
-                send_compression_encodings: Default::default(),
-                max_decoding_message_size: None,
-                max_encoding_message_size: None,
-            }
-        }
-        pub fn with_interceptor<F>(
-            inner: T,
-            interceptor: F,
-        ) -> InterceptedService<Self, F>
-        where
-            F: tonic::service::Interceptor,
-        {
-            InterceptedService::new(Self::new(inner), interceptor)
-        }
-        /// Enable decompressing requests with the given encoding.
-        #[must_use]
-        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
-            self.accept_compression_encodings.enable(encoding);
-            self
-        }
-        /// Compress responses with the given encoding, if the client supports it.
-        #[must_use]
-        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
-            self.send_compression_encodings.enable(encoding);
-            self
-        }
-        /// Limits the maximum size of a decoded message.
-        ///
-        /// Default: `4MB`
-        #[must_use]
-        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
-            self.max_decoding_message_size = Some(limit);
-            self
-        }
-        /// Limits the maximum size of an encoded message.
-        ///
-        /// Default: `usize::MAX`
-        #[must_use]
-        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
-            self.max_encoding_message_size = Some(limit);
-            self
-        }
-    }
-    impl<T, B> tonic::codegen::Service<http::Request<B>> for WorkOrderServiceServer<T>
-    where
-        T: WorkOrderService,
-        B: Body + std::marker::Send + 'static,
-        B::Error: Into<StdError> + std::marker::Send + 'static,
-    {
-        type Response = http::Response<tonic::body::Body>;
-        type Error = std::convert::Infallible;
-        type Future = BoxFuture<Self::Response, Self::Error>;
-        fn poll_ready(
-            &mut self,
-            _cx: &mut Context<'_>,
-        ) -> Poll<std::result::Result<(), Self::Error>> {
-            Poll::Ready(Ok(()))
-        }
-        fn call(&mut self, req: http::Request<B>) -> Self::Future {
-            match req.uri().path() {
-                "/aiws.engine.v1.WorkOrderService/CreateWorkOrder" => {
-                    #[allow(non_camel_case_types)]
-                    struct CreateWorkOrderSvc<T: WorkOrderService>(pub Arc<T>);
-                    impl<
-                        T: WorkOrderService,
-                    > tonic::server::UnaryService<super::CreateWorkOrderRequest>
-                    for CreateWorkOrderSvc<T> {
-                        type Response = super::CreateWorkOrderResponse;
-                        type Future = BoxFuture<
-                            tonic::Response<Self::Response>,
-                            tonic::Status,
-                        >;
-                        fn call(
-                            &mut self,
-                            request: tonic::Request<super::CreateWorkOrderRequest>,
-                        ) -> Self::Future {
-                            let inner = Arc::clone(&self.0);
-                            let fut = async move {
-                                <T as WorkOrderService>::create_work_order(&inner, request)
-                                    .await
-                            };
-                            Box::pin(fut)
-                        }
-                    }
-                    let accept_compression_encodings = self.accept_compression_encodings;
-                    let send_compression_encodings = self.send_compression_encodings;
-                    let max_decoding_message_size = self.max_decoding_message_size;
-                    let max_encoding_message_size = self.max_encoding_message_size;
-                    let inner = self.inner.clone();
-                    let fut = async move {
-                        let method = CreateWorkOrderSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
-                        let mut grpc = tonic::server::Grpc::new(codec)
-                            .apply_compression_config(
-                                accept_compression_encodings,
-                                send_compression_encodings,
-                            )
-                            .apply_max_message_size_config(
-                                max_decoding_message_size,
-                                max_encoding_message_size,
-                            );
-                        let res = grpc.unary(method, req).await;
-                        Ok(res)
-                    };
-                    Box::pin(fut)
-                }
-                "/aiws.engine.v1.WorkOrderService/GetWorkOrderRecord" => {
-                    #[allow(non_camel_case_types)]
-                    struct GetWorkOrderRecordSvc<T: WorkOrderService>(pub Arc<T>);
-                    impl<
-                        T: WorkOrderService,
-                    > tonic::server::UnaryService<super::GetWorkOrderRecordRequest>
-                    for GetWorkOrderRecordSvc<T> {
-                        type Response = super::GetWorkOrderRecordResponse;
-                        type Future = BoxFuture<
-                            tonic::Response<Self::Response>,
-                            tonic::Status,
-                        >;
-                        fn call(
-                            &mut self,
-                            request: tonic::Request<super::GetWorkOrderRecordRequest>,
-                        ) -> Self::Future {
-                            let inner = Arc::clone(&self.0);
-                            let fut = async move {
-                                <T as WorkOrderService>::get_work_order_record(
-                                        &inner,
-                                        request,
-                                    )
-                                    .await
-                            };
-                            Box::pin(fut)
-                        }
-                    }
-                    let accept_compression_encodings = self.accept_compression_encodings;
-                    let send_compression_encodings = self.send_compression_encodings;
-                    let max_decoding_message_size = self.max_decoding_message_size;
-                    let max_encoding_message_size = self.max_encoding_message_size;
-                    let inner = self.inner.clone();
-                    let fut = async move {
-                        let method = GetWorkOrderRecordSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
-                        let mut grpc = tonic::server::Grpc::new(codec)
-                            .apply_compression_config(
-                                accept_compression_encodings,
-                                send_compression_encodings,
-                            )
-                            .apply_max_message_size_config(
-                                max_decoding_message_size,
-                                max_encoding_message_size,
-                            );
-                        let res = grpc.unary(method, req).await;
-                        Ok(res)
-                    };
-                    Box::pin(fut)
-                }
-                "/aiws.engine.v1.WorkOrderService/ListWorkOrders" => {
-                    #[allow(non_camel_case_types)]
-                    struct ListWorkOrdersSvc<T: WorkOrderService>(pub Arc<T>);
-                    impl<
-                        T: WorkOrderService,
-                    > tonic::server::UnaryService<super::ListWorkOrdersRequest>
-                    for ListWorkOrdersSvc<T> {
-                        type Response = super::ListWorkOrdersResponse;
-                        type Future = BoxFuture<
-                            tonic::Response<Self::Response>,
-                            tonic::Status,
-                        >;
-                        fn call(
-                            &mut self,
-                            request: tonic::Request<super::ListWorkOrdersRequest>,
-                        ) -> Self::Future {
-                            let inner = Arc::clone(&self.0);
-                            let fut = async move {
-                                <T as WorkOrderService>::list_work_orders(&inner, request)
-                                    .await
-                            };
-                            Box::pin(fut)
-                        }
-                    }
-                    let accept_compression_encodings = self.accept_compression_encodings;
-                    let send_compression_encodings = self.send_compression_encodings;
-                    let max_decoding_message_size = self.max_decoding_message_size;
-                    let max_encoding_message_size = self.max_encoding_message_size;
-                    let inner = self.inner.clone();
-                    let fut = async move {
-                        let method = ListWorkOrdersSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
-                        let mut grpc = tonic::server::Grpc::new(codec)
-                            .apply_compression_config(
-                                accept_compression_encodings,
-                                send_compression_encodings,
-                            )
-                            .apply_max_message_size_config(
-                                max_decoding_message_size,
-                                max_encoding_message_size,
-                            );
-                        let res = grpc.unary(method, req).await;
-                        Ok(res)
-                    };
-                    Box::pin(fut)
-                }
-                "/aiws.engine.v1.WorkOrderService/CloseWorkOrder" => {
-                    #[allow(non_camel_case_types)]
-                    struct CloseWorkOrderSvc<T: WorkOrderService>(pub Arc<T>);
-                    impl<
-                        T: WorkOrderService,
-                    > tonic::server::UnaryService<super::CloseWorkOrderRequest>
-                    for CloseWorkOrderSvc<T> {
-                        type Response = super::CloseWorkOrderResponse;
-                        type Future = BoxFuture<
-                            tonic::Response<Self::Response>,
-                            tonic::Status,
-                        >;
-                        fn call(
-                            &mut self,
-                            request: tonic::Request<super::CloseWorkOrderRequest>,
-                        ) -> Self::Future {
-                            let inner = Arc::clone(&self.0);
-                            let fut = async move {
-                                <T as WorkOrderService>::close_work_order(&inner, request)
-                                    .await
-                            };
-                            Box::pin(fut)
-                        }
-                    }
-                    let accept_compression_encodings = self.accept_compression_encodings;
-                    let send_compression_encodings = self.send_compression_encodings;
-                    let max_decoding_message_size = self.max_decoding_message_size;
-                    let max_encoding_message_size = self.max_encoding_message_size;
-                    let inner = self.inner.clone();
-                    let fut = async move {
-                        let method = CloseWorkOrderSvc(inner);
-                        let codec = tonic_prost::ProstCodec::default();
-                        let mut grpc = tonic::server::Grpc::new(codec)
-                            .apply_compression_config(
-                                accept_compression_encodings,
-                                send_compression_encodings,
-                            )
-                            .apply_max_message_size_config(
-                                max_decoding_message_size,
-                                max_encoding_message_size,
-                            );
-                        let res = grpc.unary(method, req).await;
-                        Ok(res)
-                    };
-                    Box::pin(fut)
-                }
-                _ => {
-                    Box::pin(async move {
-                        let mut response = http::Response::new(
-                            tonic::body::Body::default(),
-                        );
-                        let headers = response.headers_mut();
-                        headers
-                            .insert(
-                                tonic::Status::GRPC_STATUS,
-                                (tonic::Code::Unimplemented as i32).into(),
-                            );
-                        headers
-                            .insert(
-                                http::header::CONTENT_TYPE,
-                                tonic::metadata::GRPC_CONTENT_TYPE,
-                            );
-                        Ok(response)
-                    })
-                }
-            }
-        }
-    }
-    impl<T> Clone for WorkOrderServiceServer<T> {
-        fn clone(&self) -> Self {
-            let inner = self.inner.clone();
-            Self {
-                inner,
-                accept_compression_encodings: self.accept_compression_encodings,
-                send_compression_encodings: self.send_compression_encodings,
-                max_decoding_message_size: self.max_decoding_message_size,
-                max_encoding_message_size: self.max_encoding_message_size,
-            }
-        }
-    }
-    /// Generated gRPC service name
-    pub const SERVICE_NAME: &str = "aiws.engine.v1.WorkOrderService";
-    impl<T> tonic::server::NamedService for WorkOrderServiceServer<T> {
         const NAME: &'static str = SERVICE_NAME;
     }
 }

@@ -8,8 +8,7 @@ and answers its state, spend, runs' counts and children.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from decimal import Decimal
+from dataclasses import replace
 
 from sqlalchemy.engine import Connection
 
@@ -20,28 +19,19 @@ from praxis.core import work_orders as core
 from praxis.core.records import Control, Principal, PrincipalKind
 from praxis.core.rejection import Code, Rejection, invalid, not_found, precondition
 from praxis.store.controls import tree
+from praxis.store.controls.records import Record, record_of
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
 
 CREATE, READ, CLOSE = "work_order.create", "work_order.read", "work_order.close"
-CHILDREN_SHOWN = 100
-"""GetWorkOrderRecord answers at most this many children."""
+PROPOSE, DECIDE = "work_order.propose", "work_order.decide"
+"""Proposing a child needs ``work_order.propose`` on its parent; deciding a proposal
+needs ``work_order.decide`` there, a human-only action
+(:data:`praxis.core.kinds.HUMAN_ONLY_ACTIONS`)."""
+MAX_REASON = 1000
+"""A decline's reason is at most this many characters."""
 _TERMINAL = ("COMPLETED", "FAILED", "CANCELLED")
 _STATES = {state.value: state for state in core.State}
-
-
-@dataclass(frozen=True)
-class Record:
-    """A work order with its runs' counts and first children."""
-
-    node: core.Node
-    remaining: Decimal | None
-    """What its runs may still spend (``None``: no budget limits them)."""
-    child_count: int
-    state_from: str
-    """The work order whose control gives its state (itself or an ancestor)."""
-    run_counts: tuple[tuple[str, int], ...] = ()
-    children: tuple[Record, ...] = ()
 
 
 class WorkOrderStore:
@@ -51,7 +41,8 @@ class WorkOrderStore:
         self.db = db
         self.authority = authority
         self.clock = clock
-        # Called after a work order was recorded (its actions are then enforced).
+        # Called after a work order was recorded, proposed or decided (its actions are
+        # then enforced; the inbox changed).
         self.created_hooks: list[Callable[[str], None]] = []
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
@@ -76,18 +67,125 @@ class WorkOrderStore:
             return Rejection(
                 Code.PERMISSION_DENIED,
                 "HUMAN_REQUIRED",
-                "creating a work order is a human's or a service's decision: an agent asks "
-                "a human for one (a wait of its run)",
+                "creating a work order is a human's or a service's decision: an agent "
+                "proposes a child (ProposeWorkOrder) and a human approves it",
             )
         denied = self._authorize(principal, CREATE, parent_id or work_order_id)
         if denied:
             return denied
+        return self._record_request(principal, request, proposed=False)
+
+    def propose(
+        self,
+        principal: Principal,
+        work_order_id: str,
+        parent_id: str,
+        title: str,
+        labels: dict[str, str],
+        budget: str,
+        actions: list[str],
+    ) -> tuple[Record, bool] | Rejection:
+        """Records a proposed child of ``parent_id`` (PROPOSED: it admits nothing until a
+        human approves it); the same proposal by the same proposer replays it."""
+        request = core.check_request(work_order_id, parent_id, title, labels, budget, actions)
+        if isinstance(request, Rejection):
+            return request
+        if not parent_id:
+            return invalid(
+                "FIELD_REQUIRED", "parent_id", "a proposal is of a child: name its parent"
+            )
+        denied = self._authorize(principal, PROPOSE, parent_id)
+        if denied:
+            return denied
+        return self._record_request(principal, request, proposed=True)
+
+    def decide(
+        self, principal: Principal, work_order_id: str, approve: bool, reason: str
+    ) -> Record | Rejection:
+        """A human's decision on a proposed child: approved (OPEN, after the checks of a
+        direct create, made now) or declined with ``reason`` (DECLINED, final). Taking
+        the same decision again answers the record unchanged."""
+        problem = values.check_identifier(work_order_id, "work_order_id")
+        if problem:
+            return problem
+        if not approve and not reason.strip():
+            return invalid("FIELD_REQUIRED", "reason", "a decline says why (the proposer reads it)")
+        if len(reason) > MAX_REASON:
+            return invalid("TEXT_TOO_LONG", "reason", f"reason is over {MAX_REASON} characters")
+        with self.db.read() as connection:
+            found = tree.load(connection, work_order_id)
+        # Deciding needs the grant on the parent (on itself for a root, never proposed):
+        # without it, a caller learns nothing of which ids exist.
+        scope = found.parent_id or work_order_id if found else work_order_id
+        denied = self._authorize(principal, DECIDE, scope)
+        if denied:
+            return denied
+        if found is None:
+            return not_found("WORK_ORDER_NOT_FOUND", f"no work order {work_order_id!r}")
+        now = self.clock.now_ms()
+
+        def transaction(connection: Connection) -> Record:
+            node = tree.load(connection, work_order_id)
+            assert node is not None  # a record is never deleted
+            refused = core.check_decision(node, approve)
+            if refused:
+                raise Rollback(refused)
+            if node.proposal is not core.Proposal.PROPOSED:
+                return self._record(connection, node, False)  # the same decision again
+            if approve:
+                parent = tree.load(connection, node.parent_id)
+                assert parent is not None
+                request = core.Request(
+                    node.work_order_id,
+                    node.parent_id,
+                    node.title,
+                    node.labels,
+                    node.budget,
+                    node.actions,
+                )
+                chain = tree.chain(connection, parent)
+                problem = core.check_child(
+                    chain, tree.child_count(connection, parent.work_order_id), request
+                )
+                if problem:
+                    raise Rollback(problem)
+            decided = core.Proposal.APPROVED if approve else core.Proposal.DECLINED
+            reason_kept = "" if approve else reason
+            by = principal.principal_id
+            if not tree.decide(connection, work_order_id, decided, by, reason_kept, now):
+                # Another human decided it meanwhile (PostgreSQL): answer as after it.
+                after = tree.load(connection, work_order_id)
+                assert after is not None
+                refused = core.check_decision(after, approve)
+                if refused:
+                    raise Rollback(refused)
+                return self._record(connection, after, False)
+            changed = replace(
+                node,
+                proposal=decided,
+                decided_by=by,
+                decided_at_ms=now,
+                decline_reason=reason_kept,
+            )
+            return self._record(connection, changed, False)
+
+        result: Record | Rejection = self.db.transact(transaction)
+        if not isinstance(result, Rejection):
+            for hook in self.created_hooks:
+                hook(work_order_id)
+        return result
+
+    def _record_request(
+        self, principal: Principal, request: core.Request, proposed: bool
+    ) -> tuple[Record, bool] | Rejection:
+        """Records a create (or a proposal) in one transaction."""
+        work_order_id, parent_id = request.work_order_id, request.parent_id
         now = self.clock.now_ms()
 
         def transaction(connection: Connection) -> tuple[Record, bool]:
             existing = tree.load(connection, work_order_id)
             if existing is not None:
-                if core.same_request(existing, request, principal.principal_id):
+                if core.same_request(existing, request, principal.principal_id, proposed):
                     return self._record(connection, existing, False), True
                 raise Rollback(
                     Rejection(
@@ -104,6 +202,7 @@ class WorkOrderStore:
                 created_at_ms=now,
                 budget=request.budget,
                 actions=request.actions,
+                proposal=core.Proposal.PROPOSED if proposed else core.Proposal.NONE,
             )
             if parent_id:
                 parent = tree.load(connection, parent_id)
@@ -113,6 +212,10 @@ class WorkOrderStore:
                     )
                 chain = tree.chain(connection, parent)
                 problem = core.check_child(chain, tree.child_count(connection, parent_id), request)
+                if problem is None and proposed:
+                    problem = core.check_proposals(
+                        parent_id, tree.proposal_count(connection, parent_id)
+                    )
                 if problem:
                     raise Rollback(problem)
                 node = replace(
@@ -179,14 +282,21 @@ class WorkOrderStore:
                 return denied
         limit = page_size or paging.DEFAULT_PAGE
         found: list[Record] = []
+        # Proposals anywhere in the tree, each listed to a caller who may act (or read)
+        # in its parent: what a human has to decide.
+        anywhere = state is core.State.PROPOSED and not parent_id
         with self.db.read() as connection:
-            batch = tree.page(connection, parent_id, after, limit)
+            if anywhere:
+                batch = tree.pending(connection, after, limit)
+            else:
+                batch = tree.page(connection, parent_id, after, limit)
             for node in batch:
                 after = node.work_order_id
                 if state is not None and node.state is not state:
                     continue
-                if (not parent_id or action) and self._authorize(
-                    principal, wanted, node.work_order_id
+                scope = node.parent_id if anywhere else node.work_order_id
+                if (anywhere or not parent_id or action) and self._authorize(
+                    principal, wanted, scope
                 ):
                     continue  # one the caller may not read (or act in) is not listed
                 found.append(self._record(connection, node, False))
@@ -215,7 +325,7 @@ class WorkOrderStore:
             open_children = [
                 child.work_order_id
                 for child in tree.page(connection, work_order_id, None, core.MAX_CHILDREN)
-                if child.state not in (core.State.CLOSED, core.State.CANCELLED)
+                if child.state not in (core.State.CLOSED, core.State.CANCELLED, core.State.DECLINED)
             ]
             if live or open_children:
                 raise Rollback(
@@ -238,19 +348,7 @@ class WorkOrderStore:
         full: bool,
         counts: tuple[tuple[str, int], ...] = (),
     ) -> Record:
-        chain = tree.chain(connection, node)
-        children: tuple[Record, ...] = ()
-        if full:
-            shown = tree.page(connection, node.work_order_id, None, CHILDREN_SHOWN)
-            children = tuple(self._record(connection, child, False) for child in shown)
-        return Record(
-            node,
-            core.remaining(chain),
-            tree.child_count(connection, node.work_order_id),
-            core.state_from(chain),
-            counts,
-            children,
-        )
+        return record_of(connection, node, full, counts)
 
 
 def state_of(name: str) -> core.State | None:

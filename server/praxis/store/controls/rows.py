@@ -77,6 +77,7 @@ def load_work_order(connection: Connection, work_order_id: str) -> WorkOrder:
             row.authority_epoch,
             ancestors,
             bool(row.closed_at_ms),
+            row.proposal if row.proposal in ("PROPOSED", "DECLINED") else "",
         )
     if writing:
         database.memo(connection)[key] = work_order

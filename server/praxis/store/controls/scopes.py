@@ -1,5 +1,5 @@
 """What a work order's ancestors impose on it, kept per process: the actions it permits
-(enforced on every authorisation) and whether a budget limits it (asked by every
+(enforced on every authorisation) and which budgets limit it (asked by every
 dispatch).
 
 A work order created with ``actions`` permits only those in it, and its children only
@@ -41,8 +41,8 @@ class Imposed:
 
     restricting: tuple[tuple[str, ...], ...] = ()
     """The actions of each work order of the chain that names actions."""
-    budgeted: bool = False
-    """Whether a work order of the chain has a budget."""
+    budgets: tuple[str, ...] = ()
+    """The work orders of the chain that have a budget, root first."""
 
 
 _NOTHING = Imposed()
@@ -101,10 +101,10 @@ class WorkOrderScopes:
         """Delegates."""
         return self.inner.spend_cap(principal_id)
 
-    def budgeted(self, connection: Connection, work_order_id: str) -> bool:
-        """Whether a budget of the work order or an ancestor limits its runs (read with
-        ``connection``, a dispatch's, when not known)."""
-        return self.imposed(work_order_id, connection).budgeted
+    def budgeted(self, connection: Connection, work_order_id: str) -> tuple[str, ...]:
+        """The work order and ancestors whose budgets limit its runs, root first (read
+        with ``connection``, a dispatch's, when not known)."""
+        return self.imposed(work_order_id, connection).budgets
 
     def forget(self, work_order_id: str) -> None:
         """A work order was recorded: read its chain at its next use."""
@@ -135,7 +135,7 @@ class WorkOrderScopes:
                 chain = tree.chain_of(reading, work_order_id)
         found = Imposed(
             tuple(node.actions for node in chain if node.actions),
-            any(node.budget is not None for node in chain),
+            core.budgeted(chain),
         )
         with self._lock:
             if chain:

@@ -47,6 +47,10 @@ def node_of(row: Row[Any]) -> core.Node:
         budget=Decimal(row.budget_microcredits) if row.budget_microcredits else None,
         spent=Decimal(row.spent_microcredits),
         actions=tuple(json.loads(row.actions_json)),
+        proposal=core.Proposal(row.proposal),
+        decided_by=row.decided_by,
+        decided_at_ms=row.decided_at_ms,
+        decline_reason=row.decline_reason,
     )
 
 
@@ -77,10 +81,71 @@ def chain_of(connection: Connection, work_order_id: str) -> list[core.Node]:
     return [] if node is None else chain(connection, node)
 
 
+_NOT_CHILDREN = (core.Proposal.PROPOSED.value, core.Proposal.DECLINED.value)
+
+
 def child_count(connection: Connection, work_order_id: str) -> int:
-    """How many children a work order has."""
-    query = select(func.count()).where(work_orders.c.parent_id == work_order_id)
+    """How many children a work order has (pending and declined proposals are not)."""
+    query = select(func.count()).where(
+        work_orders.c.parent_id == work_order_id, work_orders.c.proposal.not_in(_NOT_CHILDREN)
+    )
     return int(connection.execute(query).scalar_one())
+
+
+def proposal_count(connection: Connection, work_order_id: str) -> int:
+    """How many pending proposals name a work order as their parent."""
+    query = select(func.count()).where(
+        work_orders.c.parent_id == work_order_id,
+        work_orders.c.proposal == core.Proposal.PROPOSED.value,
+    )
+    return int(connection.execute(query).scalar_one())
+
+
+def decide(
+    connection: Connection,
+    work_order_id: str,
+    proposal: core.Proposal,
+    decided_by: str,
+    reason: str,
+    now_ms: int,
+) -> bool:
+    """Records a human's decision on a proposal still pending; False (nothing written)
+    when another decision committed first."""
+    decided = connection.execute(
+        update(work_orders)
+        .where(
+            work_orders.c.work_order_id == work_order_id,
+            work_orders.c.proposal == core.Proposal.PROPOSED.value,
+        )
+        .values(
+            proposal=proposal.value,
+            decided_by=decided_by,
+            decided_at_ms=now_ms,
+            decline_reason=reason,
+            updated_at_ms=now_ms,
+        )
+    )
+    database.memo(connection).pop(("work_order", work_order_id), None)
+    return bool(decided.rowcount)
+
+
+def oldest_pending(connection: Connection, limit: int, parent_id: str = "") -> list[core.Node]:
+    """The ``limit`` oldest pending proposals (the inbox's): anywhere in the tree, or under
+    ``parent_id`` only."""
+    query = select(work_orders).where(work_orders.c.proposal == core.Proposal.PROPOSED.value)
+    if parent_id:
+        query = query.where(work_orders.c.parent_id == parent_id)
+    query = query.order_by(work_orders.c.created_at_ms, work_orders.c.work_order_id)
+    return [node_of(row) for row in connection.execute(query.limit(limit))]
+
+
+def pending(connection: Connection, after: str | None, limit: int) -> list[core.Node]:
+    """Up to ``limit`` pending proposals anywhere in the tree after ``after``, by id."""
+    query = select(work_orders).where(work_orders.c.proposal == core.Proposal.PROPOSED.value)
+    if after is not None:
+        query = query.where(work_orders.c.work_order_id > after)
+    query = query.order_by(work_orders.c.work_order_id).limit(limit)
+    return [node_of(row) for row in connection.execute(query)]
 
 
 def insert(connection: Connection, node: core.Node, now_ms: int, missing: bool = False) -> bool:
@@ -105,6 +170,7 @@ def insert(connection: Connection, node: core.Node, now_ms: int, missing: bool =
             budget_microcredits="" if node.budget is None else money.text(node.budget),
             spent_microcredits=money.text(node.spent),
             actions_json=json.dumps(list(node.actions)),
+            proposal=node.proposal.value,
         )
     )
     database.memo(connection).pop(("work_order", node.work_order_id), None)
@@ -195,31 +261,6 @@ def charge(connection: Connection, work_order_id: str, cost: Decimal, now_ms: in
             .where(work_orders.c.work_order_id == each.work_order_id)
             .values(spent_microcredits=money.text(money.add(each.spent, cost)))
         )
-
-
-_BUDGET = Statement(
-    select(
-        work_orders.c.budget_microcredits,
-        work_orders.c.spent_microcredits,
-        work_orders.c.ancestors_json,
-    ).where(work_orders.c.work_order_id == bindparam("id"))
-)
-
-
-def remaining(connection: Connection, work_order_id: str) -> Decimal | None:
-    """What a work order's runs may still spend (see :func:`core.remaining`).
-
-    Every dispatch asks: a root without a budget (every work order before issue 42) costs
-    one primary-key read of a statement built once."""
-    row = _BUDGET.run(connection, {"id": work_order_id}).first()
-    if row is None:
-        return None
-    if row.ancestors_json == "[]":
-        if not row.budget_microcredits:
-            return None
-        return money.subtract(Decimal(row.budget_microcredits), Decimal(row.spent_microcredits))
-    found = chain_of(connection, work_order_id)
-    return core.remaining(found) if found else None
 
 
 def run_counts(connection: Connection, work_order_id: str) -> list[tuple[str, int]]:

@@ -1,4 +1,5 @@
-"""Migration 27 (:func:`work_order_tree`): every work order becomes a record in a tree.
+"""Migration 27 (:func:`work_order_tree`): every work order becomes a record in a tree;
+migration 28 (:func:`work_order_proposals`): proposals of children.
 
 The columns of :data:`~praxis.store.controls.tables.WORK_ORDER_TREE_COLUMNS` are added
 where missing; every work order already stored is a root whose own control is its
@@ -13,7 +14,13 @@ from sqlalchemy import column, func, literal, select, table, update
 from sqlalchemy.engine import Connection
 
 from praxis.core.records import Control
-from praxis.store.controls.tables import WORK_ORDER_CHILDREN, WORK_ORDER_TREE_COLUMNS, work_orders
+from praxis.store.controls.tables import (
+    WORK_ORDER_CHILDREN,
+    WORK_ORDER_PROPOSAL_COLUMNS,
+    WORK_ORDER_PROPOSALS,
+    WORK_ORDER_TREE_COLUMNS,
+    work_orders,
+)
 from praxis.store.db import migrations
 
 
@@ -58,3 +65,9 @@ def work_order_tree(connection: Connection) -> None:
             ),
         )
     )
+
+
+def work_order_proposals(connection: Connection) -> None:
+    """Adds the proposal columns (every stored work order was created directly)."""
+    migrations.add_columns(connection, work_orders, WORK_ORDER_PROPOSAL_COLUMNS)
+    WORK_ORDER_PROPOSALS.create(connection, checkfirst=True)

@@ -104,7 +104,7 @@ def _end(endings: list[Ending], committed: bool) -> None:
 
 def memo(connection: Connection) -> dict[object, object]:
     """What the write transaction of ``connection`` has computed so far, for its later
-    commands (:func:`praxis.store.runtime.rows.save` keeps the run states it wrote, so a
+    commands (:func:`praxis.store.runtime.rows.saving.save` keeps the run states it wrote, so a
     claim after a settlement of the same run in one group commit does not read it
     again). Forgotten when any command's SAVEPOINT rolls back and when the transaction
     ends, so it only ever holds what the transaction's own rows say."""

@@ -19,7 +19,7 @@ from praxis.store.execution import contracts, requests
 from praxis.store.execution.tables import assessments, assessments_due
 from praxis.store.registry.rows import load_head
 from praxis.store.runtime.context import RuntimeContext
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 from praxis.store.wake.hub import INBOX
 
 

@@ -26,8 +26,8 @@ from praxis.core.records import ApprovalEvidence, ApprovalRecord
 from praxis.store.controls import rows as controls
 from praxis.store.execution import approved as approved_actions
 from praxis.store.execution.tables import wait_approvals
-from praxis.store.runtime import rows as run_rows
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.inputs import gather_input
+from praxis.store.runtime.records import RunRecord
 
 
 def material(
@@ -47,7 +47,7 @@ def material(
     for node in authz.authorised(state.definition, uid):
         current = state.nodes.get(node.node_id)
         if current is not None and authz.input_known(state, node, uid):
-            found = run_rows.gather_input(connection, record, current, cache)
+            found = gather_input(connection, record, current, cache)
             inputs[node.node_id] = found
     work_order = controls.load_work_order(connection, record.work_order_id)
     return authz.Material(

@@ -29,13 +29,13 @@ from praxis.core import money, values
 from praxis.core import run as runs
 from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection, not_found
-from praxis.store.controls import tree
+from praxis.store.controls import budgets, tree
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import requests
 from praxis.store.execution.tables import contracts, principal_spend
 from praxis.store.runtime import reservations
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 
 _OWNERS_CACHED = 1024
 """Contracts whose work order :meth:`ContractStore.work_order_of` remembers."""
@@ -90,9 +90,8 @@ class ContractStore:
         self.profile = profile
         self._lock = threading.Lock()
         self._owners: OrderedDict[str, str] = OrderedDict()  # contract id -> work order
-        # Whether a budget of the run's work order or an ancestor limits it (wired to the
-        # process's cache of what the tree imposes; without it, always read).
-        self.budgeted: Callable[[Connection, str], bool] = lambda _connection, _id: True
+        # The budgeted work orders on a run's path (the app wires the cached answer).
+        self.budgeted: Callable[[Connection, str], tuple[str, ...]] = budgets.budgeted_path
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -270,18 +269,19 @@ class ContractStore:
         """What the run may still use, or ``None`` when nothing limits it.
 
         A budget of the run's work order or of an ancestor limits it too: the remaining
-        budget is the least of the contract's and theirs (:mod:`praxis.store.controls.tree`).
+        budget is the least of the contract's and theirs, each net of what the running
+        attempts of other runs hold against it (:mod:`praxis.store.controls.budgets`).
         """
         found = load(connection, record.contract_id) if record.contract_id else None
         cap = self.authority.spend_cap(record.principal_id)
-        order_left = (
-            tree.remaining(connection, record.work_order_id)
+        run_id, starter = record.state.run_id, record.principal_id
+        order_left = (  # net of what other runs' running attempts hold there
+            budgets.remaining(connection, record.work_order_id, run_id)
             if self.budgeted(connection, record.work_order_id)
             else None
         )
         if found is None and cap is None and order_left is None:
             return None
-        run_id, starter = record.state.run_id, record.principal_id
         allowed = core.allowance(
             found.contract if found else None,
             found.spent if found else money.ZERO,
@@ -294,11 +294,14 @@ class ContractStore:
             if cap is not None
             else money.ZERO,
         )
-        if order_left is None or (
-            allowed.remaining is not None and allowed.remaining <= order_left
-        ):
+        contract_left = (
+            None
+            if allowed.remaining is None
+            else money.subtract(allowed.remaining, allowed.contract_reserved)
+        )
+        if order_left is None or (contract_left is not None and contract_left <= order_left):
             return allowed
-        return replace(allowed, remaining=order_left)
+        return replace(allowed, remaining=order_left, contract_reserved=money.ZERO)
 
     def charge(
         self,

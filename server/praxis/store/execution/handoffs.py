@@ -19,8 +19,9 @@ from praxis.store.execution import requests
 from praxis.store.execution.rows import handoff_of
 from praxis.store.execution.tables import handoffs
 from praxis.store.registry import rows as registry_rows
-from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.context import RuntimeContext
+from praxis.store.runtime.records import RunRecord
+from praxis.store.runtime.rows.results import node_value, result_text
 from praxis.store.runtime.tables import runs as run_table
 from praxis.store.wake.hub import INBOX
 
@@ -87,9 +88,9 @@ class HandoffStore:
             if problem:
                 raise Rollback(problem)
             now = self.clock.now_ms()
-            outputs = values.digest(run_rows.node_value(connection, record.state, node.node_id))
+            outputs = values.digest(node_value(connection, record.state, node.node_id))
             if node.item >= 0:
-                text = run_rows.result_text(connection, run_id, node_uid)
+                text = result_text(connection, run_id, node_uid)
                 outputs = values.digest(None if text is None else json.loads(text))
             work = _work_of(connection, record, node.revision)
             connection.execute(
@@ -216,7 +217,7 @@ class HandoffStore:
         return listed, token
 
 
-def _work_of(connection: Connection, record: run_rows.RunRecord, revision: int) -> core.Work:
+def _work_of(connection: Connection, record: RunRecord, revision: int) -> core.Work:
     """The revision of the work a node of ``record`` ran under: the run's own definition
     when the node ran under the run's current revision (always so for an ad hoc run),
     else the registry's record of that earlier revision of the run's ref."""

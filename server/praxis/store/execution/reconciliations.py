@@ -25,7 +25,7 @@ from praxis.store.execution import approved, requests
 from praxis.store.execution.rows import ReconciliationView, reconciliation_view
 from praxis.store.execution.tables import reconciliations
 from praxis.store.runtime.context import RuntimeContext
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
 
 __all__ = ["Decision", "ReconciliationStore", "ReconciliationView"]  # rpc/
 

@@ -33,10 +33,10 @@ from praxis.store.db import locks
 from praxis.store.db.database import Rollback
 from praxis.store.execution import approved, authorizations, requests
 from praxis.store.registry.rows import load_head
-from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.context import RuntimeContext
+from praxis.store.runtime.inputs import gather_input
 from praxis.store.runtime.lifecycle import MAX_RUN_TIMEOUT_MS, admit
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
 
 
 @dataclass(frozen=True)
@@ -287,9 +287,7 @@ def _inputs(
         if node.item < 0 and spec.fanout is not None:
             continue  # a fan-out node: its items carry the inputs
         if all(_done(state, source) for source in sources):
-            found[again.node_uid] = values.digest(
-                run_rows.gather_input(connection, record, node, cache)
-            )
+            found[again.node_uid] = values.digest(gather_input(connection, record, node, cache))
     return found
 
 

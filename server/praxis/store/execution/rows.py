@@ -20,7 +20,7 @@ from praxis.core import run as core
 from praxis.core.definition import Node
 from praxis.core.records import Ref
 from praxis.store.execution import authorizations
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.tables import run_events
 
 

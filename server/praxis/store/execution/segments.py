@@ -18,7 +18,7 @@ from praxis.store.db.database import Database
 from praxis.store.db.statements import Statement
 from praxis.store.execution import requests
 from praxis.store.execution.tables import run_segments
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.tables import runs as run_table
 
 OPENED_MAX = 1024  # START segments kept for the StartRun answers still to be written

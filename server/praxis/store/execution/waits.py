@@ -31,7 +31,7 @@ from praxis.store.execution import authorizations, requests
 from praxis.store.execution.rows import WaitState, WaitView, wait_view
 from praxis.store.execution.tables import waits
 from praxis.store.runtime.context import RuntimeContext
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
 
 __all__ = ["WaitState", "WaitStore", "WaitView", "schema_json", "wait_id"]  # rpc/waits.py
 

@@ -5,11 +5,11 @@ the registry (a governed run binds its ref's head: :func:`bind_head`)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, bindparam, select, update
+from sqlalchemy import and_, bindparam, literal, literal_column, or_, select, tuple_, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import registry, values
@@ -18,6 +18,9 @@ from praxis.core.records import (
     Ref,
 )
 from praxis.core.rejection import Code, Rejection
+from praxis.store.controls.tables import holds, work_orders
+from praxis.store.db import dialect
+from praxis.store.db.metadata import meta
 from praxis.store.db.statements import Statement
 from praxis.store.registry.tables import (
     approvals,
@@ -91,6 +94,80 @@ INSERT = {
 # order's controls, whether a hold may apply, the receipt of this request id, the head,
 # the named proposal, the named approval and the consumption of its proof. Each part is a
 # primary-key lookup joined to one row, so a part that does not exist reads as NULLs.
+_ONE = select(literal_column("1").label("one")).subquery("one")
+_COMMAND_STATE = Statement(
+    select(
+        select(meta.c.value)
+        .where(meta.c.key == bindparam("clock_key"))
+        .scalar_subquery()
+        .label("clock"),
+        work_orders.c.control,
+        work_orders.c.ownership_epoch,
+        work_orders.c.authority_epoch,
+        work_orders.c.ancestors_json,
+        select(holds.c.hold_id)
+        .where(
+            holds.c.cleared_at_ms.is_(None),
+            or_(holds.c.work_order_id == "", holds.c.work_order_id == bindparam("wo")),
+        )
+        .limit(1)
+        .scalar_subquery()
+        .label("hold_id"),
+        receipts.c.command_digest,
+        receipts.c.receipt_json,
+        heads.c.revision.label("head_revision"),
+        heads.c.definition_digest.label("head_digest"),
+        heads.c.policy_digests_json.label("head_policy_digests_json"),
+        heads.c.bound_run_id.label("head_bound_run_id"),
+        heads.c.updated_at_ms.label("head_updated_at_ms"),
+        *(column for column in proposals.c if column.name not in ("work_order_id", "run_id")),
+        approvals.c.approval_id,
+        approvals.c.material_digest,
+        approvals.c.approver_id,
+        approvals.c.proof_digest,
+        approvals.c.created_at_ms.label("approval_created_at_ms"),
+        approvals.c.expires_at_ms,
+        approvals.c.purpose,
+        consumed_proofs.c.consumed_at_ms,
+        consumed_proofs.c.request_id.label("consumed_by_request_id"),
+    ).select_from(
+        _ONE.outerjoin(work_orders, work_orders.c.work_order_id == bindparam("wo"))
+        .outerjoin(
+            receipts,
+            and_(
+                receipts.c.principal_id == bindparam("principal"),
+                receipts.c.request_id == bindparam("rid"),
+            ),
+        )
+        .outerjoin(
+            heads,
+            and_(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")),
+        )
+        .outerjoin(
+            proposals,
+            and_(
+                proposals.c.work_order_id == bindparam("wo"),
+                proposals.c.run_id == bindparam("run"),
+                proposals.c.proposal_id == bindparam("pid"),
+            ),
+        )
+        .outerjoin(approvals, approvals.c.approval_id == bindparam("aid"))
+        .outerjoin(consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest)
+    )
+)
+# An approval and the consumption of a proof digest, in one statement: CreateApproval
+# reads the approval it may replay and, for a new one, the consumption of its proof.
+_APPROVAL_AND_PROOF = Statement(
+    select(
+        approvals,
+        consumed_proofs.c.consumed_at_ms,
+        consumed_proofs.c.request_id.label("consumed_by_request_id"),
+    ).select_from(
+        _ONE.outerjoin(approvals, approvals.c.approval_id == bindparam("id")).outerjoin(
+            consumed_proofs, consumed_proofs.c.proof_digest == bindparam("proof")
+        )
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -415,3 +492,48 @@ def _receipt_from_json(text: str) -> registry.Receipt:
     data["action"] = registry.Action[data["action"]]
     data["ref"] = Ref(**data["ref"])
     return registry.Receipt(**data)
+
+
+def command_state(connection: Connection, parameters: Mapping[str, Any]) -> Any:
+    """The one row of everything a command reads before it decides (:data:`_COMMAND_STATE`;
+    ``parameters``: ``clock_key``, ``wo``, ``run``, ``principal``, ``rid``, ``pid``,
+    ``aid``)."""
+    return _COMMAND_STATE.run(connection, parameters).first()
+
+
+def approval_and_proof(connection: Connection, approval_id: str, proof_digest: str) -> Any:
+    """The one row of an approval (its columns ``NULL`` when there is none) and of the
+    consumption of ``proof_digest``."""
+    return _APPROVAL_AND_PROOF.run(connection, {"id": approval_id, "proof": proof_digest}).first()
+
+
+def history_rows(connection: Connection, ref: Ref, after: int, limit: int) -> list[Any]:
+    """Up to ``limit`` events of a ref's history after sequence number ``after``, oldest
+    first."""
+    query = (
+        select(registry_events)
+        .where(
+            registry_events.c.work_order_id == ref.work_order_id,
+            registry_events.c.run_id == ref.run_id,
+            dialect.seq_after(registry_events.c.seq, after),
+        )
+        .order_by(registry_events.c.seq)
+        .limit(limit)
+    )
+    return list(connection.execute(query).all())
+
+
+def head_rows(
+    connection: Connection, work_order_id: str, after: Sequence[str] | None, limit: int
+) -> list[Any]:
+    """Up to ``limit`` heads by work order then run id (of ``work_order_id`` when given),
+    after the ref ``after`` (work order id, run id)."""
+    query = select(heads).order_by(heads.c.work_order_id, heads.c.run_id).limit(limit)
+    if work_order_id:
+        query = query.where(heads.c.work_order_id == work_order_id)
+    if after is not None:
+        query = query.where(
+            tuple_(heads.c.work_order_id, heads.c.run_id)
+            > tuple_(literal(after[0]), literal(after[1]))
+        )
+    return list(connection.execute(query).all())

@@ -1,10 +1,13 @@
-"""Registry persistence and the command boundary: one transaction per command.
+"""The registry's command boundary: one serialized write transaction per command.
 
 ``RegistryStore.execute`` is the coordinator of SPEC section 5: authorize, then inside
 one serialized write transaction check the clock, holds, controls and epochs, return the
 original receipt for a retry, load the state slice, verify the approval, apply the pure
 core, re-check expiry at commit time and write the revision, head, decision, consumed
-approval, history event and receipt together.
+approval, history event and receipt together. ``RegistryStore.review`` answers the
+review material of the same commands and writes nothing. Approvals are recorded by
+:mod:`praxis.store.registry.approvals`; heads, proposals and history are read by
+:mod:`praxis.store.registry.reads`.
 """
 
 from __future__ import annotations
@@ -14,135 +17,38 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, literal, literal_column, or_, select, tuple_
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
-from praxis.core import gates, kinds, purposes, registry, values
+from praxis.core import gates, registry, values
 from praxis.core.records import (
     ApprovalEvidence,
     ApprovalRecord,
     Control,
     Epochs,
     Principal,
-    Ref,
     WorkOrder,
 )
-from praxis.core.rejection import Code, Rejection, invalid
+from praxis.core.rejection import Rejection
 from praxis.observability import metrics
 from praxis.store.controls import rows as controls
-from praxis.store.controls.tables import holds, work_orders
-from praxis.store.db import dialect, locks, paging
+from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
-from praxis.store.db.metadata import meta
-from praxis.store.db.statements import Statement
+from praxis.store.registry.reads import READ_ACTION
 from praxis.store.registry.rows import (
     INSERT,
-    ApprovalView,
     Executed,
-    HistoryPage,
     Texts,
     approval_record,
-    approval_view,
-    history_from_row,
-    load_approval,
+    command_state,
     load_head,
     load_proposal,
     proposal_of,
     receipt_to_json,
     replayed,
-    revision_definition,
     save_head,
     save_proposal,
-)
-from praxis.store.registry.tables import (
-    approvals,
-    consumed_proofs,
-    heads,
-    proposals,
-    receipts,
-    registry_events,
-)
-
-MAX_APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000
-READ_ACTION = "registry.read"
-
-# Statements of the command path, built once (see praxis.store.controls.rows).
-# An approval with the consumption of its proof (if any), in one statement.
-_ONE = select(literal_column("1").label("one")).subquery("one")
-_COMMAND_STATE = Statement(
-    select(
-        select(meta.c.value)
-        .where(meta.c.key == bindparam("clock_key"))
-        .scalar_subquery()
-        .label("clock"),
-        work_orders.c.control,
-        work_orders.c.ownership_epoch,
-        work_orders.c.authority_epoch,
-        work_orders.c.ancestors_json,
-        select(holds.c.hold_id)
-        .where(
-            holds.c.cleared_at_ms.is_(None),
-            or_(holds.c.work_order_id == "", holds.c.work_order_id == bindparam("wo")),
-        )
-        .limit(1)
-        .scalar_subquery()
-        .label("hold_id"),
-        receipts.c.command_digest,
-        receipts.c.receipt_json,
-        heads.c.revision.label("head_revision"),
-        heads.c.definition_digest.label("head_digest"),
-        heads.c.policy_digests_json.label("head_policy_digests_json"),
-        heads.c.bound_run_id.label("head_bound_run_id"),
-        heads.c.updated_at_ms.label("head_updated_at_ms"),
-        *(column for column in proposals.c if column.name not in ("work_order_id", "run_id")),
-        approvals.c.approval_id,
-        approvals.c.material_digest,
-        approvals.c.approver_id,
-        approvals.c.proof_digest,
-        approvals.c.created_at_ms.label("approval_created_at_ms"),
-        approvals.c.expires_at_ms,
-        approvals.c.purpose,
-        consumed_proofs.c.consumed_at_ms,
-        consumed_proofs.c.request_id.label("consumed_by_request_id"),
-    ).select_from(
-        _ONE.outerjoin(work_orders, work_orders.c.work_order_id == bindparam("wo"))
-        .outerjoin(
-            receipts,
-            and_(
-                receipts.c.principal_id == bindparam("principal"),
-                receipts.c.request_id == bindparam("rid"),
-            ),
-        )
-        .outerjoin(
-            heads,
-            and_(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")),
-        )
-        .outerjoin(
-            proposals,
-            and_(
-                proposals.c.work_order_id == bindparam("wo"),
-                proposals.c.run_id == bindparam("run"),
-                proposals.c.proposal_id == bindparam("pid"),
-            ),
-        )
-        .outerjoin(approvals, approvals.c.approval_id == bindparam("aid"))
-        .outerjoin(consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest)
-    )
-)
-# An approval and the consumption of a proof digest, in one statement: CreateApproval
-# reads the approval it may replay and, for a new one, the consumption of its proof.
-_APPROVAL_AND_PROOF = Statement(
-    select(
-        approvals,
-        consumed_proofs.c.consumed_at_ms,
-        consumed_proofs.c.request_id.label("consumed_by_request_id"),
-    ).select_from(
-        _ONE.outerjoin(approvals, approvals.c.approval_id == bindparam("id")).outerjoin(
-            consumed_proofs, consumed_proofs.c.proof_digest == bindparam("proof")
-        )
-    )
 )
 
 HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
@@ -154,7 +60,8 @@ the command back. The runtime uses it to apply an activation to the bound run.""
 
 
 class RegistryStore:
-    """Registry commands and reads over a :class:`Database`."""
+    """The registry's commands (REGISTER, PROPOSE, ACTIVATE, REJECT) and their review
+    material over a :class:`Database`."""
 
     def __init__(
         self,
@@ -178,8 +85,6 @@ class RegistryStore:
         # Full validation of a definition entering the registry (the runtime's parser:
         # cycles, references, keys, caps, known models), given by the engine.
         self.definition_check = definition_check
-
-    # --- commands ---------------------------------------------------------------------
 
     def execute(
         self,
@@ -237,7 +142,7 @@ class RegistryStore:
 
         def transaction(connection: Connection) -> Executed | Rejection:
             locks.work_order(connection, command.ref.work_order_id)
-            row = _COMMAND_STATE.run(connection, parameters).first()
+            row = command_state(connection, parameters)
             work_order = self._gate(connection, epochs, command.ref.work_order_id, now, row)
             if isinstance(work_order, Rejection):
                 self._after_commit(connection)
@@ -331,14 +236,11 @@ class RegistryStore:
             )
         return material
 
-    def _transact(self, body: Any) -> Any:
-        return self.db.transact(body)
-
     def _gate(
         self, connection: Connection, epochs: Epochs, work_order_id: str, now: int, row: Any
     ) -> WorkOrder | Rejection:
         """The work order, once the clock, holds, controls and epochs let a command pass
-        (``row``: the command's :data:`_COMMAND_STATE`).
+        (``row``: the command's :func:`~praxis.store.registry.rows.command_state`).
 
         A clock that stepped back returns its rejection (the hold it placed commits);
         any other refusal rolls back.
@@ -408,8 +310,9 @@ class RegistryStore:
     def _state_of(
         self, row: Any, command: registry.Command, work_order: WorkOrder, texts: Texts
     ) -> registry.State:
-        """The state slice of a command from its :data:`_COMMAND_STATE` row; the canonical
-        texts of what it read (the proposal's definition, the head's policy digests) go to
+        """The state slice of a command from its row
+        (:func:`~praxis.store.registry.rows.command_state`); the canonical texts of what it
+        read (the proposal's definition, the head's policy digests) go to
         ``texts``. The head comes without its definition (``None``): a command decides on
         the head's digest, only the review material shows the base."""
         head: registry.Head | None = None
@@ -510,230 +413,3 @@ class RegistryStore:
             ),
         )
         return receipt
-
-    # --- approvals --------------------------------------------------------------------
-
-    def create_approval(
-        self,
-        principal: Principal,
-        approval_id: str,
-        material_digest: str,
-        expires_at_ms: int,
-        work_order_id: str = "",
-        purpose: str = "",
-    ) -> tuple[ApprovalView, bool] | Rejection:
-        """Records a human's approval of one material digest (idempotent by id), for the
-        action's ``purpose`` when it has one."""
-        problem = values.check_identifier(approval_id, "approval_id") or (
-            values.check_identifier(work_order_id, "work_order_id") if work_order_id else None
-        )
-        if problem:
-            return problem
-        wrong_purpose = purposes.purpose_problem(purpose) if purpose else None
-        if wrong_purpose:
-            return invalid("IDENTIFIER_INVALID", "purpose", f"purpose {wrong_purpose}")
-        if not values.is_digest(material_digest):
-            return invalid("DIGEST_INVALID", "material_digest", "must be sha256:<64 hex>")
-        now = self.clock.now_ms()
-        if not now < expires_at_ms <= now + MAX_APPROVAL_TTL_MS:
-            return invalid(
-                "TIME_INVALID",
-                "expires_at_ms",
-                "expires_at_ms must be after now and at most 7 days ahead",
-            )
-        actor = self.authority.authorize(principal, "approval.create", work_order_id, now, purpose)
-        if isinstance(actor, Rejection):
-            return actor
-        problem = kinds.check_kind("approval.create", actor.kind)
-        if problem:
-            return problem
-        record = ApprovalRecord(
-            approval_id=approval_id,
-            material_digest=material_digest,
-            approver_id=principal.principal_id,
-            proof_digest=values.digest(
-                {"material_digest": material_digest, "approver_id": principal.principal_id}
-            ),
-            created_at_ms=now,
-            expires_at_ms=expires_at_ms,
-            purpose=purpose,
-        )
-
-        row_values = {
-            "approval_id": approval_id,
-            "material_digest": material_digest,
-            "approver_id": record.approver_id,
-            "proof_digest": record.proof_digest,
-            "created_at_ms": now,
-            "expires_at_ms": expires_at_ms,
-            "purpose": purpose,
-        }
-        parameters = {"id": approval_id, "proof": record.proof_digest}
-
-        def transaction(connection: Connection) -> tuple[ApprovalView, bool] | Rejection:
-            row = _APPROVAL_AND_PROOF.run(connection, parameters).first()
-            if row.approval_id is not None:
-                same = (row.material_digest, row.approver_id, row.expires_at_ms, row.purpose) == (
-                    material_digest,
-                    principal.principal_id,
-                    expires_at_ms,
-                    purpose,
-                )
-                if not same:
-                    return Rejection(
-                        Code.ALREADY_EXISTS,
-                        "APPROVAL_ALREADY_EXISTS",
-                        f"approval {approval_id!r} exists with different content",
-                    )
-                # The same approver and material: the same proof, read with it.
-                return approval_view(row), True
-            INSERT["approvals"].run(connection, row_values)
-            # A new approval may enter the inbox, or renew one there (the commit hooks
-            # wake WatchInbox).
-            self._after_commit(connection)
-            # The same approver approving the same material shares the proof, whose
-            # consumption may already be recorded under another approval id: say so.
-            if row.consumed_at_ms is None:
-                return ApprovalView(record, 0, ""), False
-            return ApprovalView(record, row.consumed_at_ms, row.consumed_by_request_id), False
-
-        result: tuple[ApprovalView, bool] | Rejection = self._transact(transaction)
-        return result
-
-    def get_approval(self, principal: Principal, approval_id: str) -> ApprovalView | Rejection:
-        """One approval and its consumption."""
-        problem = values.check_identifier(approval_id, "approval_id")
-        if problem:
-            return problem
-        denied = self._authorize_read(principal, "approval.read", "")
-        if denied:
-            return denied
-        with self.db.read() as connection:
-            found = load_approval(connection, approval_id)
-        if found is None:
-            return Rejection(Code.NOT_FOUND, "APPROVAL_NOT_FOUND", f"no approval {approval_id!r}")
-        return found
-
-    # --- reads ------------------------------------------------------------------------
-
-    def _authorize_read(
-        self, principal: Principal, action: str, work_order_id: str
-    ) -> Rejection | None:
-        evidence = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
-        return evidence if isinstance(evidence, Rejection) else None
-
-    def get_head(self, principal: Principal, ref: Ref) -> registry.Head | Rejection:
-        """The current head of a ref."""
-        problem = registry.check_ref(ref, "ref") or self._authorize_read(
-            principal, READ_ACTION, ref.work_order_id
-        )
-        if problem:
-            return problem
-        with self.db.read() as connection:
-            head = load_head(connection, ref)
-        if head is None:
-            return Rejection(Code.NOT_FOUND, "REF_NOT_FOUND", "the ref is not registered")
-        return head
-
-    def get_proposal(
-        self, principal: Principal, ref: Ref, proposal_id: str
-    ) -> tuple[registry.Proposal, values.JsonValue] | Rejection:
-        """One proposal, with the definition of the revision it was proposed against
-        (``None`` when that revision is missing, which a stored proposal never has)."""
-        problem = (
-            registry.check_ref(ref, "ref")
-            or values.check_identifier(proposal_id, "proposal_id")
-            or self._authorize_read(principal, READ_ACTION, ref.work_order_id)
-        )
-        if problem:
-            return problem
-        with self.db.read() as connection:
-            proposal = load_proposal(connection, ref, proposal_id)
-            base = (
-                None
-                if proposal is None
-                else revision_definition(connection, ref, proposal.base_revision)
-            )
-        if proposal is None:
-            return Rejection(Code.NOT_FOUND, "PROPOSAL_NOT_FOUND", f"no proposal {proposal_id!r}")
-        return proposal, base
-
-    def list_history(
-        self, principal: Principal, ref: Ref, after: int, limit: int
-    ) -> HistoryPage | Rejection:
-        """One page of a ref's history, oldest first."""
-        size = registry.page_limit(limit)
-        if isinstance(size, Rejection):
-            return size
-        if after < 0:
-            return invalid("PAGE_INVALID", "after", "after must not be negative")
-        problem = registry.check_ref(ref, "ref") or self._authorize_read(
-            principal, READ_ACTION, ref.work_order_id
-        )
-        if problem:
-            return problem
-        query = (
-            select(registry_events)
-            .where(
-                registry_events.c.work_order_id == ref.work_order_id,
-                registry_events.c.run_id == ref.run_id,
-                dialect.seq_after(registry_events.c.seq, after),
-            )
-            .order_by(registry_events.c.seq)
-            .limit(size + 1)
-        )
-        with self.db.read() as connection:
-            rows = connection.execute(query).all()
-        events = [(row.seq, history_from_row(row)) for row in rows[:size]]
-        return HistoryPage(events, events[-1][0] if events else after, has_more=len(rows) > size)
-
-    def list_heads(
-        self, principal: Principal, work_order_id: str, page_size: int, page_token: str
-    ) -> tuple[list[registry.Head], str] | Rejection:
-        """One page of heads (without their definitions), by work order then run id."""
-        resumed = paging.resume("refs", work_order_id, page_size, page_token, 2)
-        if isinstance(resumed, Rejection):
-            return resumed
-        query_scope, after = resumed
-        problem = self._authorize_read(principal, READ_ACTION, work_order_id)
-        if problem:
-            return problem
-        size = page_size or paging.DEFAULT_PAGE
-        query = select(heads).order_by(heads.c.work_order_id, heads.c.run_id).limit(size + 1)
-        if work_order_id:
-            query = query.where(heads.c.work_order_id == work_order_id)
-        if after is not None:
-            query = query.where(
-                tuple_(heads.c.work_order_id, heads.c.run_id)
-                > tuple_(literal(after[0]), literal(after[1]))
-            )
-        with self.db.read() as connection:
-            rows = connection.execute(query).all()
-        found = [
-            registry.Head(
-                ref=Ref(row.work_order_id, row.run_id),
-                revision=row.revision,
-                definition=None,
-                definition_digest=row.definition_digest,
-                policy_digests=json.loads(row.policy_digests_json),
-                updated_at_ms=row.updated_at_ms,
-                bound_run_id=row.bound_run_id,
-            )
-            for row in rows[:size]
-        ]
-        token = ""
-        if len(rows) > size:
-            last = found[-1].ref
-            token = paging.encode([last.work_order_id, last.run_id], query_scope)
-        return found, token
-
-    def get_epochs(self, principal: Principal, work_order_id: str) -> Epochs | Rejection:
-        """The installation id and the work order's current epochs."""
-        problem = values.check_identifier(work_order_id, "work_order_id") or self._authorize_read(
-            principal, READ_ACTION, work_order_id
-        )
-        if problem:
-            return problem
-        with self.db.read() as connection:
-            work_order = controls.load_work_order(connection, work_order_id)
-        return controls.epochs_of(self.installation_id, work_order)

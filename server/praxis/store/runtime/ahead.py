@@ -10,7 +10,7 @@ the turn, only checks that its run is still at the version it decided on
 the command decides again inside the turn, exactly as without a decision ahead.
 
 The run's version covers all the reducer reads: the ``runs`` row, its nodes and its
-attempts are written only by :func:`praxis.store.runtime.rows.save`, whose
+attempts are written only by :func:`praxis.store.runtime.rows.saving.save`, whose
 compare-and-swap moves it. What the execution model checks around a settlement (budgets,
 contracts, waits, segments: the settle and save hooks) reads other tables and still runs
 inside the turn, on what is current there: only the reducer's work moves.
@@ -39,8 +39,8 @@ from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
 from praxis.store.db import database
-from praxis.store.runtime import rows
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
+from praxis.store.runtime.rows import loading
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def still_current(connection: Connection, decided: Decided) -> bool:
     state = decided.record.state
     if decided.follows:
         return database.recalled(connection, ("run", state.run_id)) is state
-    return rows.version(connection, state.run_id) == state.version
+    return loading.version(connection, state.run_id) == state.version
 
 
 def next_state(decided: Decided) -> RunRecord | None:

@@ -34,7 +34,7 @@ from praxis.core.records import Principal
 from praxis.core.rejection import Rejection, not_found
 from praxis.store.db import locks
 from praxis.store.db.database import Database
-from praxis.store.runtime.rows import RunRecord
+from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.unit import Unit
 from praxis.store.runtime.worker_models import WorkerModels
 from praxis.store.wake.hub import Hub
@@ -59,6 +59,10 @@ class ContractTerms(Protocol):
 
     def allowance(self, connection: Connection, record: RunRecord) -> Allowance | None:
         """What the run may still use, or ``None`` when nothing limits it."""
+
+    def budgeted(self, connection: Connection, work_order_id: str) -> tuple[str, ...]:
+        """The work orders whose budgets limit a run in ``work_order_id`` (itself and
+        its ancestors with a budget): a dispatch locks their ledger keys."""
 
 
 class Archive(Protocol):
@@ -93,6 +97,10 @@ class NoContracts:
     def allowance(self, connection: Connection, record: RunRecord) -> Allowance | None:
         """Nothing limits the run."""
         return None
+
+    def budgeted(self, connection: Connection, work_order_id: str) -> tuple[str, ...]:
+        """No budget is checked."""
+        return ()
 
 
 class NoArchive:

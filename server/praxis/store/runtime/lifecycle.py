@@ -19,7 +19,7 @@ from sqlalchemy.engine import Connection
 
 from praxis.authority import guard
 from praxis.core import definition as definitions
-from praxis.core import gates, membership, registry, values, webhooks
+from praxis.core import gates, membership, registry, values, webhooks, work_orders
 from praxis.core import run as core
 from praxis.core.records import Control, Principal, Ref
 from praxis.core.rejection import Code, Rejection, invalid, not_found, precondition
@@ -30,9 +30,9 @@ from praxis.store.db.database import Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
 from praxis.store.runtime import outbox, subscriptions
-from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.context import RuntimeContext
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.rows import saving
 from praxis.store.runtime.tables import runs
 
 MAX_RUN_TIMEOUT_MS = 366 * 24 * 3600 * 1000
@@ -158,7 +158,7 @@ def start_in(
         input_json=prepared.input_text,
         labels_json=prepared.labels_json,
     )
-    saved = run_rows.insert(
+    saved = saving.insert(
         connection, record, prepared.request_digest, outcome, command, now, context.snapshots
     )
     outbox.record(connection, saved.state.run_id, request.notify)
@@ -282,7 +282,8 @@ def admit(connection: Connection, work_order_id: str) -> None:
     attempts wait for the resume.
 
     Raises:
-        Rollback: WORK_ORDER_CANCELED, WORK_ORDER_CLOSED, RESTORE_HOLD or CLOCK_UNCERTAIN
+        Rollback: WORK_ORDER_CANCELED, WORK_ORDER_NOT_APPROVED (a proposed or declined
+            child), WORK_ORDER_CLOSED, RESTORE_HOLD or CLOCK_UNCERTAIN
             (a hold on an ancestor holds it too).
     """
     work_order = controls.load_work_order(connection, work_order_id)
@@ -292,6 +293,8 @@ def admit(connection: Connection, work_order_id: str) -> None:
     )
     if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
         problem = gates.check_control(work_order)
+    if problem is None and work_order.proposal:
+        problem = work_orders.not_approved_reason(work_order_id, work_order.proposal)
     if problem is None and work_order.closed:
         problem = precondition("WORK_ORDER_CLOSED", f"work order {work_order_id!r} is closed")
     if problem:

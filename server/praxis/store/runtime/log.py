@@ -1,8 +1,9 @@
 """The run command log: append on every save, rebuild a snapshot from it.
 
-:func:`praxis.store.runtime.rows.save` and :func:`~praxis.store.runtime.rows.insert` append the
-command they saved (with the time it was applied at) in the same transaction, one row per
-run version, so the log of a run holds exactly the commands that made its snapshot.
+:func:`praxis.store.runtime.rows.saving.save` and
+:func:`~praxis.store.runtime.rows.saving.insert` append the command they saved (with the
+time it was applied at) in the same transaction, one row per run version, so the log of
+a run holds exactly the commands that made its snapshot.
 :func:`rebuild` folds them over the pure core (:func:`praxis.core.journal.replay`);
 the result equals the stored snapshot byte for byte (:func:`praxis.core.journal.snapshot`).
 """
@@ -21,7 +22,7 @@ from praxis.core.definition import DEFAULT_LIMITS, Definition, Limits
 from praxis.store.db.statements import Statement
 from praxis.store.runtime.tables import run_commands
 
-# Built once: appending is on every command's path (see praxis.store.runtime.rows).
+# Built once: appending is on every command's path (see praxis.store.runtime.rows.saving).
 _APPEND = Statement(run_commands.insert())
 _ENTRIES = (
     select(run_commands.c.now_ms, run_commands.c.command_json)

@@ -26,7 +26,7 @@ from praxis.core import run as core
 from praxis.core import values, webhooks
 from praxis.store.db import locks
 from praxis.store.db.statements import Statement
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
 from praxis.store.runtime.tables import deliveries, run_events, run_notifications
 
 PENDING, FAILED, DELIVERED, DEAD = "PENDING", "FAILED", "DELIVERED", "DEAD"

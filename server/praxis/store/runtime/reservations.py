@@ -2,8 +2,10 @@
 
 Each running attempt whose node declares a maximum cost (:func:`praxis.core.run.reservation`)
 holds one row per limit it counts against: a ``contract_reservations`` row when its run
-is under a contract (the contract's budget) and a ``principal_reservations`` row keyed by
-the principal that started the run (that principal's spending cap). Both are written in
+is under a contract (the contract's budget), a ``principal_reservations`` row keyed by
+the principal that started the run (that principal's spending cap) and a
+``work_order_reservations`` row per budgeted work order on its run's path
+(:mod:`praxis.store.controls.budgets`). Both are written in
 the transaction that dispatches the attempt and deleted in the one that ends it
 (completion, failure, lease expiry, timeout, cancellation), where the contract and the
 principal are charged its reported cost instead. Amounts are canonical decimal text
@@ -22,6 +24,7 @@ from sqlalchemy.engine import Connection
 
 from praxis.core import money
 from praxis.core import run as core
+from praxis.store.controls import budgets
 from praxis.store.runtime.tables import contract_reservations, principal_reservations
 
 
@@ -57,6 +60,7 @@ def track(
     principal_id: str,
     state: core.RunState,
     attempts: Iterable[core.Attempt],
+    work_order_id: str = "",
 ) -> None:
     """Reserves for each attempt an outcome dispatched; releases each one it ended.
 
@@ -66,6 +70,8 @@ def track(
         principal_id: The principal that started the run.
         state: The run's new snapshot.
         attempts: The outcome's attempt records.
+        work_order_id: The run's work order: the attempts also hold their amounts against
+            every budgeted work order on its path (:mod:`praxis.store.controls.budgets`).
     """
     reserve: list[dict[str, object]] = []
     release: list[str] = []
@@ -91,6 +97,9 @@ def track(
             connection.execute(ledger.release, {"aids": release})
         if reserve:
             connection.execute(ledger.reserve, [{**row, ledger.key: key} for row in reserve])
+    budgets.release(connection, release)
+    if reserve and work_order_id:
+        budgets.reserve(connection, budgets.budgeted_path(connection, work_order_id), reserve)
 
 
 def _amount(state: core.RunState, attempt: core.Attempt) -> Decimal | None:

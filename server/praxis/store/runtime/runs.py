@@ -4,7 +4,7 @@ sweeper, one transaction each (the worker task protocol is :mod:`.tasks`).
 Every command authorizes, then inside one write transaction of the unit of work
 (:mod:`praxis.store.runtime.unit`) loads the run, applies the pure reducer
 (:mod:`praxis.core.run`) and saves the outcome with a compare-and-swap on the run's
-version (:func:`praxis.store.runtime.rows.save`). After the commit the unit wakes the
+version (:func:`praxis.store.runtime.rows.saving.save`). After the commit the unit wakes the
 long polls and streams of every server process (:mod:`praxis.store.wake.hub`).
 """
 
@@ -26,12 +26,14 @@ from praxis.store.controls import rows as controls
 from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
-from praxis.store.runtime import lifecycle, listing
+from praxis.store.runtime import lifecycle, listing, node_pages
 from praxis.store.runtime import progress as attempt_progress
-from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.lifecycle import StartRequest
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.rows import loading
+from praxis.store.runtime.rows import nodes as node_rows
+from praxis.store.runtime.rows.results import node_value, result_text
 from praxis.store.runtime.tables import run_timers, runs
 
 __all__ = ["RunStore", "StartRequest", "page_token_after"]  # StartRequest: rpc/runs.py
@@ -125,9 +127,9 @@ class RunStore:
             return False, ""
         with self.db.read() as connection:
             if node.item < 0 and record.state.definition.nodes[node.node_id].fanout is not None:
-                value = run_rows.node_value(connection, record.state, node.node_id)
+                value = node_value(connection, record.state, node.node_id)
                 return True, values.canonical_json(value)
-            text = run_rows.result_text(connection, run_id, uid)
+            text = result_text(connection, run_id, uid)
         return (text is not None), text or ""
 
     def list_runs(
@@ -147,7 +149,7 @@ class RunStore:
         size = page_size or listing.PAGE_DEFAULT
         with self.db.read() as connection:
             rows, following = listing.page(connection, found, size, cursor)
-            records = run_rows.summaries(connection, rows, self.context.definition, self.snapshots)
+            records = loading.summaries(connection, rows, self.context.definition, self.snapshots)
         return records, "" if following is None else listing.encode_token(found, following)
 
     def list_nodes(
@@ -164,19 +166,19 @@ class RunStore:
         problem = values.check_identifier(run_id, "run_id")
         if problem:
             return problem
-        size = page_size or run_rows.NODES_PAGE_DEFAULT
-        if not 0 < size <= run_rows.NODES_PAGE_MAX:
+        size = page_size or node_pages.NODES_PAGE_DEFAULT
+        if not 0 < size <= node_pages.NODES_PAGE_MAX:
             return invalid(
                 "PAGE_INVALID",
                 "page_size",
-                f"page_size must be in [0, {run_rows.NODES_PAGE_MAX}]",
+                f"page_size must be in [0, {node_pages.NODES_PAGE_MAX}]",
             )
         if node_id:
             problem = values.check_identifier(node_id, "node_id")
             if problem:
                 return problem
         state = status.value if status is not None else ""
-        start = run_rows.decode_node_token(token, run_id, node_id, state)
+        start = node_pages.decode_node_token(token, run_id, node_id, state)
         if isinstance(start, Rejection):
             return start
         page: Any = None
@@ -189,7 +191,7 @@ class RunStore:
                 definition = self.context.definition(connection, row.definition_digest)
                 if node_id and node_id not in definition.nodes:
                     return not_found("NODE_NOT_FOUND", f"run {run_id!r} has no node {node_id!r}")
-                page = run_rows.list_nodes(
+                page = node_rows.list_nodes(
                     connection, row, definition, node_id, status, size, start
                 )
         if row is None:  # outside the read: the tombstone is read in a read of its own
@@ -203,7 +205,7 @@ class RunStore:
         nodes, following = page
         next_token = ""
         if following is not None:
-            next_token = run_rows.encode_node_token(run_id, node_id, state, following)
+            next_token = node_pages.encode_node_token(run_id, node_id, state, following)
         return int(row.version), nodes, next_token
 
     # --- StopRun ----------------------------------------------------------------------
@@ -241,7 +243,7 @@ class RunStore:
         if isinstance(parsed, Rejection):
             return parsed
         sources = {
-            node_id: run_rows.node_value(connection, record.state, node_id)
+            node_id: node_value(connection, record.state, node_id)
             for node_id in core.revision_sources(record.state, parsed)
         }
         command = core.Revise(parsed, head.revision, sources)

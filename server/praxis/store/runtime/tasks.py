@@ -29,6 +29,7 @@ from praxis.core import run as core
 from praxis.core.records import Control, Principal
 from praxis.core.rejection import Code, Rejection, invalid, not_found
 from praxis.observability import metrics
+from praxis.store.controls import budgets as order_budgets
 from praxis.store.controls import rows as controls
 from praxis.store.controls.tables import work_orders
 from praxis.store.db import locks
@@ -36,9 +37,11 @@ from praxis.store.db.database import Database, Ending, Rollback
 from praxis.store.db.statements import Savepoint, Statement
 from praxis.store.runtime import ahead, matching
 from praxis.store.runtime import progress as attempt_progress
-from praxis.store.runtime import rows as run_rows
 from praxis.store.runtime.context import RuntimeContext
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime.inputs import gather_input
+from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.rows.attempts import load_attempt, lock_attempt_run
+from praxis.store.runtime.rows.queues import drop_ready
 from praxis.store.runtime.tables import attempts, ready_nodes
 
 log = logging.getLogger("praxis.tasks")
@@ -342,7 +345,8 @@ class TaskStore:
         ``wanted`` attempts), with the budgets of those runs locked in key order; the
         ``runs`` rows of the runs kept go to ``locked``."""
         kept: dict[str, list[str]] = defaultdict(list)
-        budgets: dict[str, tuple[str, str]] = {}  # run -> (contract, starting principal)
+        # run -> (contract, starting principal, work order)
+        budgets: dict[str, tuple[str, str, str]] = {}
         count = 0
         remaining = list(by_run.items())
         while remaining and count < wanted:  # lock only the runs needed for the shortfall
@@ -359,15 +363,25 @@ class TaskStore:
                     kept[run_id] = uids[: wanted - count]
                     count += len(kept[run_id])
                     row = held[run_id]
-                    budgets[run_id] = (row.contract_id or "", row.principal_id or "")
+                    budgets[run_id] = (
+                        row.contract_id or "",
+                        row.principal_id or "",
+                        row.work_order_id or "",
+                    )
                     locked[run_id] = row
         keys: set[str] = set()
-        for contract_id, principal_id in budgets.values():
+        budgeted = self.context.ports.contracts.budgeted
+        for contract_id, principal_id, work_order_id in budgets.values():
             if contract_id:
                 keys.add("contract:" + contract_id)
             if self.authority.spend_cap(principal_id) is not None:
                 keys.add("principal:" + principal_id)
-        for name in sorted(keys):  # every contract key sorts before every principal key
+            keys.update(
+                order_budgets.KEY_PREFIX + each for each in budgeted(connection, work_order_id)
+            )
+        # Sorted: every contract key before every principal key before every work-order
+        # key, in every command that locks several (a settlement locks a subset).
+        for name in sorted(keys):
             locks.budget_key(connection, name)
         return kept
 
@@ -396,9 +410,7 @@ class TaskStore:
             input_json, size, weight = None, 0, 0
             node = None if record is None else record.state.nodes.get(uid)
             if record is not None and node is not None and _claimable(record, node, now):
-                input_json = values.canonical_json(
-                    run_rows.gather_input(connection, record, node, cache)
-                )
+                input_json = values.canonical_json(gather_input(connection, record, node, cache))
                 size = len(input_json.encode("utf-8", errors="surrogatepass"))
                 weight = size + _spec_bytes(record.state.definition.nodes[node.node_id])
                 spent = sum(task.weight for task in tasks)
@@ -422,7 +434,7 @@ class TaskStore:
                 else not_found("RUN_NOT_FOUND", run_id)
             )
             if isinstance(outcome, Rejection) or record is None:
-                run_rows.drop_ready(connection, run_id, uid)  # stale row
+                drop_ready(connection, run_id, uid)  # stale row
                 continue
             record = self.unit.save(connection, record, outcome, effects, command, now)
             node = record.state.nodes[uid]
@@ -476,9 +488,9 @@ class TaskStore:
         decide inside the turn instead."""
         # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
         if self.db.postgres:  # the attempt read under the lock
-            row, attempt = run_rows.lock_attempt_run(connection, attempt_id)
+            row, attempt = lock_attempt_run(connection, attempt_id)
         else:
-            row, attempt = None, run_rows.load_attempt(connection, attempt_id)
+            row, attempt = None, load_attempt(connection, attempt_id)
         if (
             attempt is not None
             and self.db.postgres
@@ -487,7 +499,7 @@ class TaskStore:
             # Committed after the lock's statement read attempts (no claim returns
             # an attempt id before its commit; a guessed one could): lock, read again.
             locks.run(connection, attempt.run_id)
-            attempt, row = run_rows.load_attempt(connection, attempt_id), None
+            attempt, row = load_attempt(connection, attempt_id), None
         if attempt is None:
             raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
         if attempt.principal_id and attempt.principal_id != principal.principal_id:

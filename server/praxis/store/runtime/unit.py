@@ -2,8 +2,8 @@
 
 A command is one group-committed write transaction: its body locks and loads the runs
 it changes (:meth:`Unit.lock_load`), applies the pure reducer, saves with a
-compare-and-swap on each run's version (:func:`praxis.store.runtime.rows.save`) and
-notes what it changed in its :class:`~praxis.store.runtime.rows.Effects`. After the
+compare-and-swap on each run's version (:func:`praxis.store.runtime.rows.saving.save`) and
+notes what it changed in its :class:`~praxis.store.runtime.records.Effects`. After the
 commit the unit wakes the long polls and streams of every server process
 (:mod:`praxis.store.wake.hub`): the wake-ups are computed here, from the effects.
 
@@ -29,8 +29,10 @@ from praxis.core import run as core
 from praxis.core.rejection import Rejection
 from praxis.store.db import locks
 from praxis.store.db.database import Database, Ending, Rollback
-from praxis.store.runtime import codec, outbox, rows
-from praxis.store.runtime.rows import Effects, RunRecord
+from praxis.store.runtime import codec, outbox
+from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.rows import loading, saving
+from praxis.store.runtime.rows.definitions import load_definition_json
 from praxis.store.runtime.traces import RunTraces
 from praxis.store.wake.hub import (
     EVENTS,
@@ -145,9 +147,9 @@ class Unit:
         command: core.Command,
         now: int,
     ) -> RunRecord:
-        """Writes an outcome (:func:`praxis.store.runtime.rows.save`), then runs the save
+        """Writes an outcome (:func:`praxis.store.runtime.rows.saving.save`), then runs the save
         hooks on it; every command's outcome is saved here."""
-        saved = rows.save(connection, record, outcome, effects, command, now)
+        saved = saving.save(connection, record, outcome, effects, command, now)
         if not outcome.noop:
             for hook in self.save_hooks:
                 hook(connection, record, command, outcome)
@@ -163,7 +165,7 @@ class Unit:
             if found is not None:
                 self.definitions.move_to_end(digest)
                 return found
-        document = json.loads(rows.load_definition_json(connection, digest))
+        document = json.loads(load_definition_json(connection, digest))
         parsed = definitions.parse(document, None, self.limits)
         if isinstance(parsed, Rejection):
             raise ValueError(f"stored definition {digest} is invalid: {parsed.message}")
@@ -186,8 +188,8 @@ class Unit:
         """The run's record; made from ``row`` when its ``runs`` row was already read (by
         the statement that locked it, PostgreSQL), else read."""
         if row is not None:
-            return rows.load_row(connection, row, self.definition, self.snapshots)
-        return rows.load(connection, run_id, self.definition, self.snapshots)
+            return loading.load_row(connection, row, self.definition, self.snapshots)
+        return loading.load(connection, run_id, self.definition, self.snapshots)
 
     def lock_load(self, connection: Connection, run_id: str) -> RunRecord | None:
         """The run, locked for this transaction (PostgreSQL; see :mod:`locks`)."""

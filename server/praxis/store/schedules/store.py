@@ -35,7 +35,7 @@ from praxis.store.registry.rows import load_head
 from praxis.store.runtime import lifecycle
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.lifecycle import MAX_RUN_TIMEOUT_MS, PreparedStart, StartRequest
-from praxis.store.runtime.rows import Effects
+from praxis.store.runtime.records import Effects
 from praxis.store.schedules import rows
 from praxis.store.schedules.rows import ScheduleRecord
 

@@ -7,7 +7,8 @@ transaction that decides it: pending proposals (``proposals``), pending reconcil
 holds, stuck runs (:mod:`praxis.store.views.stuck`: a ready node unclaimed past
 :data:`~praxis.store.views.stuck.STUCK_AFTER_MS`), and (:mod:`praxis.store.views.owed`)
 the verification and acceptance owed by completed runs under a contract, handoffs
-awaiting acknowledgement and unconsumed approvals about to expire. At most
+awaiting acknowledgement and unconsumed approvals about to expire; and child work orders
+an agent proposed (:func:`praxis.store.controls.tree.oldest_pending`). At most
 :data:`MAX_SCAN` records of each kind, the oldest, are considered per call (for stuck
 runs, the oldest ready nodes); proposal and reconciliation counts are exact database
 counts, the others count the items found.
@@ -33,6 +34,7 @@ from praxis.core import handoff, registry, values
 from praxis.core import run as core
 from praxis.core.records import Hold, Principal, Ref
 from praxis.core.rejection import Rejection, invalid
+from praxis.store.controls import records, tree
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Database
 from praxis.store.execution.rows import (
@@ -52,7 +54,7 @@ from praxis.store.views.stuck import StuckRun, scan
 
 KINDS = (
     "PROPOSAL", "RECONCILIATION", "HUMAN_INPUT", "AUTHORIZATION", "HOLD", "STUCK_RUN",
-    "ACCEPTANCE", "VERIFICATION", "HANDOFF", "APPROVAL_EXPIRING",
+    "ACCEPTANCE", "VERIFICATION", "HANDOFF", "APPROVAL_EXPIRING", "WORK_ORDER_PROPOSAL",
 )  # fmt: skip
 ACTION = "inbox.read"
 MAX_SCAN = 2_000
@@ -69,6 +71,7 @@ Subject = (
     | owed.AssessmentDue
     | handoff.Handoff
     | owed.ExpiringApproval
+    | records.Record
 )
 
 
@@ -182,6 +185,7 @@ class InboxStore:
                 *map(_assessment_item, owed.assessments(connection, scope, since, MAX_SCAN)),
                 *_handoff_items(owed.offered_handoffs(connection, scope, since, MAX_SCAN)),
                 *map(_approval_item, expiring),
+                *_work_order_proposals(connection, work_order_id),
             ]
             counts = {kind: 0 for kind in KINDS}
             for item in items:
@@ -440,3 +444,27 @@ def _duration(ms: int) -> str:
     if minutes:
         return f"{minutes}m{second:02d}s"
     return f"{second}s"
+
+
+def _work_order_proposals(connection: Connection, work_order_id: str) -> list[InboxItem]:
+    """Proposed child work orders waiting for a decision (of ``work_order_id``'s
+    children only, when given): the oldest :data:`MAX_SCAN`."""
+    items = []
+    for node in tree.oldest_pending(connection, MAX_SCAN, work_order_id):
+        record = records.record_of(connection, node)
+        budget = "no budget of its own" if node.budget is None else f"budget {node.budget}"
+        actions = ", ".join(node.actions) if node.actions else "its parent's actions"
+        title = f": {node.title[:80]}" if node.title else ""
+        items.append(
+            InboxItem(
+                "WORK_ORDER_PROPOSAL",
+                node.created_at_ms,
+                f"work_order:{node.work_order_id}",
+                node.parent_id,
+                "",
+                f"{node.creator} proposes {node.work_order_id} under {node.parent_id}{title} "
+                f"({budget}; {actions})",
+                record,
+            )
+        )
+    return items

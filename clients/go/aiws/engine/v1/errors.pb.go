@@ -380,6 +380,14 @@ const (
 	// ResumeWorkOrder of a work order that an ancestor pauses: resume the ancestor
 	// (`state_from` of its record names it) (FAILED_PRECONDITION).
 	ErrorReason_WORK_ORDER_CONTROL_INHERITED ErrorReason = 258
+	// A run, resume or child in a work order that an agent proposed and no human has
+	// approved yet, or that a human declined (FAILED_PRECONDITION; its record's state is
+	// PROPOSED or DECLINED). Nothing is written: once approved, it admits them.
+	ErrorReason_WORK_ORDER_NOT_APPROVED ErrorReason = 262
+	// DecideWorkOrderProposal of a work order that was created directly, or whose
+	// proposal was already decided the other way (FAILED_PRECONDITION). Taking the same
+	// decision again is not refused: it answers the record unchanged.
+	ErrorReason_WORK_ORDER_PROPOSAL_DECIDED ErrorReason = 263
 	// ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
 	// object, or breaks a rule. One BadRequest field violation per problem, its `field`
 	// the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
@@ -533,6 +541,8 @@ var (
 		256: "WORK_ORDER_CLOSED",
 		257: "WORK_ORDER_NOT_DRAINED",
 		258: "WORK_ORDER_CONTROL_INHERITED",
+		262: "WORK_ORDER_NOT_APPROVED",
+		263: "WORK_ORDER_PROPOSAL_DECIDED",
 		260: "CONFIG_INVALID",
 		261: "CONFIG_NOT_RELOADABLE",
 		300: "SCRIPT_INVALID",
@@ -671,6 +681,8 @@ var (
 		"WORK_ORDER_CLOSED":                256,
 		"WORK_ORDER_NOT_DRAINED":           257,
 		"WORK_ORDER_CONTROL_INHERITED":     258,
+		"WORK_ORDER_NOT_APPROVED":          262,
+		"WORK_ORDER_PROPOSAL_DECIDED":      263,
 		"CONFIG_INVALID":                   260,
 		"CONFIG_NOT_RELOADABLE":            261,
 		"SCRIPT_INVALID":                   300,
@@ -709,7 +721,7 @@ var File_aiws_engine_v1_errors_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\x99\x1a\n" +
+	"\x1baiws/engine/v1/errors.proto\x12\x0eaiws.engine.v1*\xd9\x1a\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12CREDENTIAL_MISSING\x10\x01\x12\x16\n" +
@@ -843,7 +855,9 @@ const file_aiws_engine_v1_errors_proto_rawDesc = "" +
 	"\x1aWORK_ORDER_ACTIONS_WIDENED\x10\xff\x01\x12\x16\n" +
 	"\x11WORK_ORDER_CLOSED\x10\x80\x02\x12\x1b\n" +
 	"\x16WORK_ORDER_NOT_DRAINED\x10\x81\x02\x12!\n" +
-	"\x1cWORK_ORDER_CONTROL_INHERITED\x10\x82\x02\x12\x13\n" +
+	"\x1cWORK_ORDER_CONTROL_INHERITED\x10\x82\x02\x12\x1c\n" +
+	"\x17WORK_ORDER_NOT_APPROVED\x10\x86\x02\x12 \n" +
+	"\x1bWORK_ORDER_PROPOSAL_DECIDED\x10\x87\x02\x12\x13\n" +
 	"\x0eCONFIG_INVALID\x10\x84\x02\x12\x1a\n" +
 	"\x15CONFIG_NOT_RELOADABLE\x10\x85\x02\x12\x13\n" +
 	"\x0eSCRIPT_INVALID\x10\xac\x02\x12\x17\n" +

@@ -64,6 +64,11 @@ const (
 	// expires after its hour, as well as once used or expired. Approvals name no work
 	// order: listed only when no `work_order_id` is asked for.
 	InboxItemKind_INBOX_ITEM_KIND_APPROVAL_EXPIRING InboxItemKind = 10
+	// A child work order an agent proposed (WorkOrderService.ProposeWorkOrder): a human
+	// approves or declines it (DecideWorkOrderProposal). The item's `work_order_id` is the
+	// proposal's parent (where the decision is taken), its `work_order_proposal` the
+	// proposal: its id, title, budget, actions and proposer (`creator`).
+	InboxItemKind_INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL InboxItemKind = 11
 )
 
 // Enum value maps for InboxItemKind.
@@ -80,19 +85,21 @@ var (
 		8:  "INBOX_ITEM_KIND_VERIFICATION",
 		9:  "INBOX_ITEM_KIND_HANDOFF",
 		10: "INBOX_ITEM_KIND_APPROVAL_EXPIRING",
+		11: "INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL",
 	}
 	InboxItemKind_value = map[string]int32{
-		"INBOX_ITEM_KIND_UNSPECIFIED":       0,
-		"INBOX_ITEM_KIND_PROPOSAL":          1,
-		"INBOX_ITEM_KIND_RECONCILIATION":    2,
-		"INBOX_ITEM_KIND_HUMAN_INPUT":       3,
-		"INBOX_ITEM_KIND_AUTHORIZATION":     4,
-		"INBOX_ITEM_KIND_HOLD":              5,
-		"INBOX_ITEM_KIND_STUCK_RUN":         6,
-		"INBOX_ITEM_KIND_ACCEPTANCE":        7,
-		"INBOX_ITEM_KIND_VERIFICATION":      8,
-		"INBOX_ITEM_KIND_HANDOFF":           9,
-		"INBOX_ITEM_KIND_APPROVAL_EXPIRING": 10,
+		"INBOX_ITEM_KIND_UNSPECIFIED":         0,
+		"INBOX_ITEM_KIND_PROPOSAL":            1,
+		"INBOX_ITEM_KIND_RECONCILIATION":      2,
+		"INBOX_ITEM_KIND_HUMAN_INPUT":         3,
+		"INBOX_ITEM_KIND_AUTHORIZATION":       4,
+		"INBOX_ITEM_KIND_HOLD":                5,
+		"INBOX_ITEM_KIND_STUCK_RUN":           6,
+		"INBOX_ITEM_KIND_ACCEPTANCE":          7,
+		"INBOX_ITEM_KIND_VERIFICATION":        8,
+		"INBOX_ITEM_KIND_HANDOFF":             9,
+		"INBOX_ITEM_KIND_APPROVAL_EXPIRING":   10,
+		"INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL": 11,
 	}
 )
 
@@ -128,8 +135,8 @@ type InboxItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
 	// `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>`,
-	// `stuck:<run>`, `acceptance:<run>`, `verification:<run>`, `handoff:<delivery>` or
-	// `approval:<approval>`.
+	// `stuck:<run>`, `acceptance:<run>`, `verification:<run>`, `handoff:<delivery>`,
+	// `approval:<approval>` or `work_order:<proposed work order>`.
 	ItemId string `protobuf:"bytes,1,opt,name=item_id,json=itemId,proto3" json:"item_id,omitempty"`
 	// What it asks for.
 	Kind InboxItemKind `protobuf:"varint,2,opt,name=kind,proto3,enum=aiws.engine.v1.InboxItemKind" json:"kind,omitempty"`
@@ -157,6 +164,7 @@ type InboxItem struct {
 	//	*InboxItem_AssessmentDue
 	//	*InboxItem_Handoff
 	//	*InboxItem_Approval
+	//	*InboxItem_WorkOrderProposal
 	Subject       isInboxItem_Subject `protobuf_oneof:"subject"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -313,6 +321,15 @@ func (x *InboxItem) GetApproval() *Approval {
 	return nil
 }
 
+func (x *InboxItem) GetWorkOrderProposal() *WorkOrderRecord {
+	if x != nil {
+		if x, ok := x.Subject.(*InboxItem_WorkOrderProposal); ok {
+			return x.WorkOrderProposal
+		}
+	}
+	return nil
+}
+
 type isInboxItem_Subject interface {
 	isInboxItem_Subject()
 }
@@ -359,6 +376,13 @@ type InboxItem_Approval struct {
 	Approval *Approval `protobuf:"bytes,17,opt,name=approval,proto3,oneof"`
 }
 
+type InboxItem_WorkOrderProposal struct {
+	// The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+	// GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+	// once approved (its own budget, or less when its ancestors have less left).
+	WorkOrderProposal *WorkOrderRecord `protobuf:"bytes,18,opt,name=work_order_proposal,json=workOrderProposal,proto3,oneof"`
+}
+
 func (*InboxItem_Proposal) isInboxItem_Subject() {}
 
 func (*InboxItem_Reconciliation) isInboxItem_Subject() {}
@@ -374,6 +398,8 @@ func (*InboxItem_AssessmentDue) isInboxItem_Subject() {}
 func (*InboxItem_Handoff) isInboxItem_Subject() {}
 
 func (*InboxItem_Approval) isInboxItem_Subject() {}
+
+func (*InboxItem_WorkOrderProposal) isInboxItem_Subject() {}
 
 // AssessmentDue is an assessment a completed run under a contract is owed.
 type AssessmentDue struct {
@@ -612,7 +638,7 @@ func (x *InboxCount) GetCount() int64 {
 // ListInboxRequest pages through the inbox.
 type ListInboxRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Only items of these kinds; empty means every kind. At most 10 entries, none
+	// Only items of these kinds; empty means every kind. At most 11 entries, none
 	// unspecified.
 	Kinds []InboxItemKind `protobuf:"varint,1,rep,packed,name=kinds,proto3,enum=aiws.engine.v1.InboxItemKind" json:"kinds,omitempty"`
 	// Only items of this work order (installation-wide holds included); empty means the
@@ -877,7 +903,7 @@ var File_aiws_engine_v1_inbox_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\n" +
-	"\x1aaiws/engine/v1/inbox.proto\x12\x0eaiws.engine.v1\x1a\x1aaiws/engine/v1/admin.proto\x1a\x1daiws/engine/v1/approval.proto\x1a\x1faiws/engine/v1/assessment.proto\x1a\x1caiws/engine/v1/handoff.proto\x1a#aiws/engine/v1/reconciliation.proto\x1a\x1daiws/engine/v1/registry.proto\x1a\x19aiws/engine/v1/wait.proto\"\x9a\x05\n" +
+	"\x1aaiws/engine/v1/inbox.proto\x12\x0eaiws.engine.v1\x1a\x1aaiws/engine/v1/admin.proto\x1a\x1daiws/engine/v1/approval.proto\x1a\x1faiws/engine/v1/assessment.proto\x1a\x1caiws/engine/v1/handoff.proto\x1a#aiws/engine/v1/reconciliation.proto\x1a\x1daiws/engine/v1/registry.proto\x1a\x19aiws/engine/v1/wait.proto\x1a\x1faiws/engine/v1/work_order.proto\"\xed\x05\n" +
 	"\tInboxItem\x12\x17\n" +
 	"\aitem_id\x18\x01 \x01(\tR\x06itemId\x121\n" +
 	"\x04kind\x18\x02 \x01(\x0e2\x1d.aiws.engine.v1.InboxItemKindR\x04kind\x12\x19\n" +
@@ -893,7 +919,8 @@ const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\tstuck_run\x18\x0e \x01(\v2\x18.aiws.engine.v1.StuckRunH\x00R\bstuckRun\x12F\n" +
 	"\x0eassessment_due\x18\x0f \x01(\v2\x1d.aiws.engine.v1.AssessmentDueH\x00R\rassessmentDue\x123\n" +
 	"\ahandoff\x18\x10 \x01(\v2\x17.aiws.engine.v1.HandoffH\x00R\ahandoff\x126\n" +
-	"\bapproval\x18\x11 \x01(\v2\x18.aiws.engine.v1.ApprovalH\x00R\bapprovalB\t\n" +
+	"\bapproval\x18\x11 \x01(\v2\x18.aiws.engine.v1.ApprovalH\x00R\bapproval\x12Q\n" +
+	"\x13work_order_proposal\x18\x12 \x01(\v2\x1f.aiws.engine.v1.WorkOrderRecordH\x00R\x11workOrderProposalB\t\n" +
 	"\asubject\"\x96\x01\n" +
 	"\rAssessmentDue\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x122\n" +
@@ -930,7 +957,7 @@ const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\x12WatchInboxResponse\x122\n" +
 	"\x06counts\x18\x01 \x03(\v2\x1a.aiws.engine.v1.InboxCountR\x06counts\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x03R\x05total\x12 \n" +
-	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint*\xf5\x02\n" +
+	"\vfingerprint\x18\x03 \x01(\tR\vfingerprint*\x9e\x03\n" +
 	"\rInboxItemKind\x12\x1f\n" +
 	"\x1bINBOX_ITEM_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18INBOX_ITEM_KIND_PROPOSAL\x10\x01\x12\"\n" +
@@ -943,7 +970,8 @@ const file_aiws_engine_v1_inbox_proto_rawDesc = "" +
 	"\x1cINBOX_ITEM_KIND_VERIFICATION\x10\b\x12\x1b\n" +
 	"\x17INBOX_ITEM_KIND_HANDOFF\x10\t\x12%\n" +
 	"!INBOX_ITEM_KIND_APPROVAL_EXPIRING\x10\n" +
-	"2\xc1\x01\n" +
+	"\x12'\n" +
+	"#INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL\x10\v2\xc1\x01\n" +
 	"\fInboxService\x12U\n" +
 	"\tListInbox\x12 .aiws.engine.v1.ListInboxRequest\x1a!.aiws.engine.v1.ListInboxResponse\"\x03\x90\x02\x01\x12Z\n" +
 	"\n" +
@@ -980,7 +1008,8 @@ var file_aiws_engine_v1_inbox_proto_goTypes = []any{
 	(*Hold)(nil),               // 12: aiws.engine.v1.Hold
 	(*Handoff)(nil),            // 13: aiws.engine.v1.Handoff
 	(*Approval)(nil),           // 14: aiws.engine.v1.Approval
-	(AssessmentKind)(0),        // 15: aiws.engine.v1.AssessmentKind
+	(*WorkOrderRecord)(nil),    // 15: aiws.engine.v1.WorkOrderRecord
+	(AssessmentKind)(0),        // 16: aiws.engine.v1.AssessmentKind
 }
 var file_aiws_engine_v1_inbox_proto_depIdxs = []int32{
 	0,  // 0: aiws.engine.v1.InboxItem.kind:type_name -> aiws.engine.v1.InboxItemKind
@@ -992,21 +1021,22 @@ var file_aiws_engine_v1_inbox_proto_depIdxs = []int32{
 	2,  // 6: aiws.engine.v1.InboxItem.assessment_due:type_name -> aiws.engine.v1.AssessmentDue
 	13, // 7: aiws.engine.v1.InboxItem.handoff:type_name -> aiws.engine.v1.Handoff
 	14, // 8: aiws.engine.v1.InboxItem.approval:type_name -> aiws.engine.v1.Approval
-	15, // 9: aiws.engine.v1.AssessmentDue.kind:type_name -> aiws.engine.v1.AssessmentKind
-	0,  // 10: aiws.engine.v1.InboxCount.kind:type_name -> aiws.engine.v1.InboxItemKind
-	0,  // 11: aiws.engine.v1.ListInboxRequest.kinds:type_name -> aiws.engine.v1.InboxItemKind
-	1,  // 12: aiws.engine.v1.ListInboxResponse.items:type_name -> aiws.engine.v1.InboxItem
-	4,  // 13: aiws.engine.v1.ListInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
-	4,  // 14: aiws.engine.v1.WatchInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
-	5,  // 15: aiws.engine.v1.InboxService.ListInbox:input_type -> aiws.engine.v1.ListInboxRequest
-	7,  // 16: aiws.engine.v1.InboxService.WatchInbox:input_type -> aiws.engine.v1.WatchInboxRequest
-	6,  // 17: aiws.engine.v1.InboxService.ListInbox:output_type -> aiws.engine.v1.ListInboxResponse
-	8,  // 18: aiws.engine.v1.InboxService.WatchInbox:output_type -> aiws.engine.v1.WatchInboxResponse
-	17, // [17:19] is the sub-list for method output_type
-	15, // [15:17] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	15, // 9: aiws.engine.v1.InboxItem.work_order_proposal:type_name -> aiws.engine.v1.WorkOrderRecord
+	16, // 10: aiws.engine.v1.AssessmentDue.kind:type_name -> aiws.engine.v1.AssessmentKind
+	0,  // 11: aiws.engine.v1.InboxCount.kind:type_name -> aiws.engine.v1.InboxItemKind
+	0,  // 12: aiws.engine.v1.ListInboxRequest.kinds:type_name -> aiws.engine.v1.InboxItemKind
+	1,  // 13: aiws.engine.v1.ListInboxResponse.items:type_name -> aiws.engine.v1.InboxItem
+	4,  // 14: aiws.engine.v1.ListInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
+	4,  // 15: aiws.engine.v1.WatchInboxResponse.counts:type_name -> aiws.engine.v1.InboxCount
+	5,  // 16: aiws.engine.v1.InboxService.ListInbox:input_type -> aiws.engine.v1.ListInboxRequest
+	7,  // 17: aiws.engine.v1.InboxService.WatchInbox:input_type -> aiws.engine.v1.WatchInboxRequest
+	6,  // 18: aiws.engine.v1.InboxService.ListInbox:output_type -> aiws.engine.v1.ListInboxResponse
+	8,  // 19: aiws.engine.v1.InboxService.WatchInbox:output_type -> aiws.engine.v1.WatchInboxResponse
+	18, // [18:20] is the sub-list for method output_type
+	16, // [16:18] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_inbox_proto_init() }
@@ -1021,6 +1051,7 @@ func file_aiws_engine_v1_inbox_proto_init() {
 	file_aiws_engine_v1_reconciliation_proto_init()
 	file_aiws_engine_v1_registry_proto_init()
 	file_aiws_engine_v1_wait_proto_init()
+	file_aiws_engine_v1_work_order_proto_init()
 	file_aiws_engine_v1_inbox_proto_msgTypes[0].OneofWrappers = []any{
 		(*InboxItem_Proposal)(nil),
 		(*InboxItem_Reconciliation)(nil),
@@ -1030,6 +1061,7 @@ func file_aiws_engine_v1_inbox_proto_init() {
 		(*InboxItem_AssessmentDue)(nil),
 		(*InboxItem_Handoff)(nil),
 		(*InboxItem_Approval)(nil),
+		(*InboxItem_WorkOrderProposal)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

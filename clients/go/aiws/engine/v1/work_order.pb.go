@@ -36,6 +36,11 @@ const (
 	WorkOrderState_WORK_ORDER_STATE_CANCELLED WorkOrderState = 3
 	// Closed by CloseWorkOrder: its work is done; it admits nothing new.
 	WorkOrderState_WORK_ORDER_STATE_CLOSED WorkOrderState = 4
+	// Proposed by an agent (ProposeWorkOrder), waiting for a human to approve or decline
+	// it: it admits no run, resume or child (WORK_ORDER_NOT_APPROVED).
+	WorkOrderState_WORK_ORDER_STATE_PROPOSED WorkOrderState = 5
+	// A proposal a human declined (`decline_reason` says why): final, it admits nothing.
+	WorkOrderState_WORK_ORDER_STATE_DECLINED WorkOrderState = 6
 )
 
 // Enum value maps for WorkOrderState.
@@ -46,6 +51,8 @@ var (
 		2: "WORK_ORDER_STATE_PAUSED",
 		3: "WORK_ORDER_STATE_CANCELLED",
 		4: "WORK_ORDER_STATE_CLOSED",
+		5: "WORK_ORDER_STATE_PROPOSED",
+		6: "WORK_ORDER_STATE_DECLINED",
 	}
 	WorkOrderState_value = map[string]int32{
 		"WORK_ORDER_STATE_UNSPECIFIED": 0,
@@ -53,6 +60,8 @@ var (
 		"WORK_ORDER_STATE_PAUSED":      2,
 		"WORK_ORDER_STATE_CANCELLED":   3,
 		"WORK_ORDER_STATE_CLOSED":      4,
+		"WORK_ORDER_STATE_PROPOSED":    5,
+		"WORK_ORDER_STATE_DECLINED":    6,
 	}
 )
 
@@ -81,6 +90,59 @@ func (x WorkOrderState) Number() protoreflect.EnumNumber {
 // Deprecated: Use WorkOrderState.Descriptor instead.
 func (WorkOrderState) EnumDescriptor() ([]byte, []int) {
 	return file_aiws_engine_v1_work_order_proto_rawDescGZIP(), []int{0}
+}
+
+// ProposalDecision is a human's answer to a proposed work order.
+type ProposalDecision int32
+
+const (
+	// Never valid: refused with ENUM_INVALID.
+	ProposalDecision_PROPOSAL_DECISION_UNSPECIFIED ProposalDecision = 0
+	// The proposal becomes an OPEN work order.
+	ProposalDecision_PROPOSAL_DECISION_APPROVE ProposalDecision = 1
+	// The proposal becomes DECLINED, for good.
+	ProposalDecision_PROPOSAL_DECISION_DECLINE ProposalDecision = 2
+)
+
+// Enum value maps for ProposalDecision.
+var (
+	ProposalDecision_name = map[int32]string{
+		0: "PROPOSAL_DECISION_UNSPECIFIED",
+		1: "PROPOSAL_DECISION_APPROVE",
+		2: "PROPOSAL_DECISION_DECLINE",
+	}
+	ProposalDecision_value = map[string]int32{
+		"PROPOSAL_DECISION_UNSPECIFIED": 0,
+		"PROPOSAL_DECISION_APPROVE":     1,
+		"PROPOSAL_DECISION_DECLINE":     2,
+	}
+)
+
+func (x ProposalDecision) Enum() *ProposalDecision {
+	p := new(ProposalDecision)
+	*p = x
+	return p
+}
+
+func (x ProposalDecision) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ProposalDecision) Descriptor() protoreflect.EnumDescriptor {
+	return file_aiws_engine_v1_work_order_proto_enumTypes[1].Descriptor()
+}
+
+func (ProposalDecision) Type() protoreflect.EnumType {
+	return &file_aiws_engine_v1_work_order_proto_enumTypes[1]
+}
+
+func (x ProposalDecision) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ProposalDecision.Descriptor instead.
+func (ProposalDecision) EnumDescriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_work_order_proto_rawDescGZIP(), []int{1}
 }
 
 // RunStateCount is how many of a work order's runs are in one state.
@@ -162,8 +224,9 @@ type WorkOrderRecord struct {
 	// What the attempts of its runs and of its descendants' runs reported, exactly.
 	SpentMicrocredits string `protobuf:"bytes,10,opt,name=spent_microcredits,json=spentMicrocredits,proto3" json:"spent_microcredits,omitempty"`
 	// What its runs may still spend: the least that it or any ancestor with a budget has
-	// left (budget minus spend, negative when an attempt reported more than remained);
-	// empty when neither it nor any ancestor has a budget.
+	// left (budget minus spend minus what running attempts hold there, negative when an
+	// attempt reported more than remained); empty when neither it nor any ancestor has a
+	// budget.
 	RemainingMicrocredits string `protobuf:"bytes,11,opt,name=remaining_microcredits,json=remainingMicrocredits,proto3" json:"remaining_microcredits,omitempty"`
 	// The actions permitted in it (grant action patterns); empty means its parent's (for
 	// a root: whatever the caller's grants allow).
@@ -172,10 +235,25 @@ type WorkOrderRecord struct {
 	CreatedAtMs int64 `protobuf:"varint,13,opt,name=created_at_ms,json=createdAtMs,proto3" json:"created_at_ms,omitempty"`
 	// When it was closed, UTC epoch ms; 0 while not closed.
 	ClosedAtMs int64 `protobuf:"varint,14,opt,name=closed_at_ms,json=closedAtMs,proto3" json:"closed_at_ms,omitempty"`
-	// How many children it has.
-	ChildCount    int32 `protobuf:"varint,15,opt,name=child_count,json=childCount,proto3" json:"child_count,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// How many children it has (proposals waiting for a decision, and declined ones, not
+	// counted).
+	ChildCount int32 `protobuf:"varint,15,opt,name=child_count,json=childCount,proto3" json:"child_count,omitempty"`
+	// True when an agent proposed it (ProposeWorkOrder): `creator` is then the proposer.
+	Proposed bool `protobuf:"varint,16,opt,name=proposed,proto3" json:"proposed,omitempty"`
+	// The human who approved or declined the proposal; empty while undecided or when it
+	// was created directly.
+	DecidedBy string `protobuf:"bytes,17,opt,name=decided_by,json=decidedBy,proto3" json:"decided_by,omitempty"`
+	// When the proposal was decided, UTC epoch ms; 0 while undecided.
+	DecidedAtMs int64 `protobuf:"varint,18,opt,name=decided_at_ms,json=decidedAtMs,proto3" json:"decided_at_ms,omitempty"`
+	// Why a human declined it (state DECLINED); empty otherwise.
+	DeclineReason string `protobuf:"bytes,19,opt,name=decline_reason,json=declineReason,proto3" json:"decline_reason,omitempty"`
+	// What the running attempts of runs in its subtree hold against its own budget: the
+	// maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+	// ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+	// `remaining_microcredits` already counts it as spent.
+	ReservedMicrocredits string `protobuf:"bytes,20,opt,name=reserved_microcredits,json=reservedMicrocredits,proto3" json:"reserved_microcredits,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *WorkOrderRecord) Reset() {
@@ -311,6 +389,41 @@ func (x *WorkOrderRecord) GetChildCount() int32 {
 		return x.ChildCount
 	}
 	return 0
+}
+
+func (x *WorkOrderRecord) GetProposed() bool {
+	if x != nil {
+		return x.Proposed
+	}
+	return false
+}
+
+func (x *WorkOrderRecord) GetDecidedBy() string {
+	if x != nil {
+		return x.DecidedBy
+	}
+	return ""
+}
+
+func (x *WorkOrderRecord) GetDecidedAtMs() int64 {
+	if x != nil {
+		return x.DecidedAtMs
+	}
+	return 0
+}
+
+func (x *WorkOrderRecord) GetDeclineReason() string {
+	if x != nil {
+		return x.DeclineReason
+	}
+	return ""
+}
+
+func (x *WorkOrderRecord) GetReservedMicrocredits() string {
+	if x != nil {
+		return x.ReservedMicrocredits
+	}
+	return ""
 }
 
 // CreateWorkOrderRequest records a work order.
@@ -579,7 +692,9 @@ type ListWorkOrdersRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The children of this work order; empty means the roots.
 	ParentId string `protobuf:"bytes,1,opt,name=parent_id,json=parentId,proto3" json:"parent_id,omitempty"`
-	// Only work orders in this state; UNSPECIFIED means any.
+	// Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+	// `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+	// to a caller granted `work_order.read` (or the `action`) on its parent.
 	State WorkOrderState `protobuf:"varint,2,opt,name=state,proto3,enum=aiws.engine.v1.WorkOrderState" json:"state,omitempty"`
 	// Maximum records to return: 0 means 100; at most 500 (else PAGE_INVALID).
 	PageSize int32 `protobuf:"varint,3,opt,name=page_size,json=pageSize,proto3" json:"page_size,omitempty"`
@@ -810,6 +925,265 @@ func (x *CloseWorkOrderResponse) GetWorkOrder() *WorkOrderRecord {
 	return nil
 }
 
+// ProposeWorkOrderRequest proposes a child work order (the fields of a create).
+type ProposeWorkOrderRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The proposed work order's id: an identifier, chosen once by the proposer.
+	WorkOrderId string `protobuf:"bytes,1,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// Its parent: required (a proposal is of a child).
+	ParentId string `protobuf:"bytes,2,opt,name=parent_id,json=parentId,proto3" json:"parent_id,omitempty"`
+	// Its title (at most 1,000 characters): what the human reads to decide.
+	Title string `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	// Its labels (at most 16; keys identifiers, values at most 256 characters).
+	Labels map[string]string `protobuf:"bytes,4,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Its budget in microcredits, an exact non-negative decimal, at most what its parent
+	// has left; empty for none of its own.
+	BudgetMicrocredits string `protobuf:"bytes,5,opt,name=budget_microcredits,json=budgetMicrocredits,proto3" json:"budget_microcredits,omitempty"`
+	// The actions permitted in it, each covered by its parent's; empty means its parent's.
+	Actions       []string `protobuf:"bytes,6,rep,name=actions,proto3" json:"actions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProposeWorkOrderRequest) Reset() {
+	*x = ProposeWorkOrderRequest{}
+	mi := &file_aiws_engine_v1_work_order_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProposeWorkOrderRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProposeWorkOrderRequest) ProtoMessage() {}
+
+func (x *ProposeWorkOrderRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_work_order_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProposeWorkOrderRequest.ProtoReflect.Descriptor instead.
+func (*ProposeWorkOrderRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_work_order_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ProposeWorkOrderRequest) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *ProposeWorkOrderRequest) GetParentId() string {
+	if x != nil {
+		return x.ParentId
+	}
+	return ""
+}
+
+func (x *ProposeWorkOrderRequest) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *ProposeWorkOrderRequest) GetLabels() map[string]string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *ProposeWorkOrderRequest) GetBudgetMicrocredits() string {
+	if x != nil {
+		return x.BudgetMicrocredits
+	}
+	return ""
+}
+
+func (x *ProposeWorkOrderRequest) GetActions() []string {
+	if x != nil {
+		return x.Actions
+	}
+	return nil
+}
+
+// ProposeWorkOrderResponse carries the proposal's record (state PROPOSED).
+type ProposeWorkOrderResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The proposed work order as recorded.
+	WorkOrder *WorkOrderRecord `protobuf:"bytes,1,opt,name=work_order,json=workOrder,proto3" json:"work_order,omitempty"`
+	// True when this repeated an earlier identical proposal: nothing new was recorded.
+	Replayed      bool `protobuf:"varint,2,opt,name=replayed,proto3" json:"replayed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProposeWorkOrderResponse) Reset() {
+	*x = ProposeWorkOrderResponse{}
+	mi := &file_aiws_engine_v1_work_order_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProposeWorkOrderResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProposeWorkOrderResponse) ProtoMessage() {}
+
+func (x *ProposeWorkOrderResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_work_order_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProposeWorkOrderResponse.ProtoReflect.Descriptor instead.
+func (*ProposeWorkOrderResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_work_order_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ProposeWorkOrderResponse) GetWorkOrder() *WorkOrderRecord {
+	if x != nil {
+		return x.WorkOrder
+	}
+	return nil
+}
+
+func (x *ProposeWorkOrderResponse) GetReplayed() bool {
+	if x != nil {
+		return x.Replayed
+	}
+	return false
+}
+
+// DecideWorkOrderProposalRequest approves or declines a proposed work order.
+type DecideWorkOrderProposalRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The proposed work order.
+	WorkOrderId string `protobuf:"bytes,1,opt,name=work_order_id,json=workOrderId,proto3" json:"work_order_id,omitempty"`
+	// APPROVE or DECLINE.
+	Decision ProposalDecision `protobuf:"varint,2,opt,name=decision,proto3,enum=aiws.engine.v1.ProposalDecision" json:"decision,omitempty"`
+	// Why it is declined (required to decline, at most 1,000 characters; the proposer
+	// reads it in the record's `decline_reason`); ignored on approval.
+	Reason        string `protobuf:"bytes,3,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DecideWorkOrderProposalRequest) Reset() {
+	*x = DecideWorkOrderProposalRequest{}
+	mi := &file_aiws_engine_v1_work_order_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DecideWorkOrderProposalRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DecideWorkOrderProposalRequest) ProtoMessage() {}
+
+func (x *DecideWorkOrderProposalRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_work_order_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DecideWorkOrderProposalRequest.ProtoReflect.Descriptor instead.
+func (*DecideWorkOrderProposalRequest) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_work_order_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *DecideWorkOrderProposalRequest) GetWorkOrderId() string {
+	if x != nil {
+		return x.WorkOrderId
+	}
+	return ""
+}
+
+func (x *DecideWorkOrderProposalRequest) GetDecision() ProposalDecision {
+	if x != nil {
+		return x.Decision
+	}
+	return ProposalDecision_PROPOSAL_DECISION_UNSPECIFIED
+}
+
+func (x *DecideWorkOrderProposalRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+// DecideWorkOrderProposalResponse carries the record after the decision.
+type DecideWorkOrderProposalResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The work order: OPEN (or PAUSED, CANCELLED, as its ancestors' controls say) once
+	// approved, DECLINED once declined.
+	WorkOrder     *WorkOrderRecord `protobuf:"bytes,1,opt,name=work_order,json=workOrder,proto3" json:"work_order,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DecideWorkOrderProposalResponse) Reset() {
+	*x = DecideWorkOrderProposalResponse{}
+	mi := &file_aiws_engine_v1_work_order_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DecideWorkOrderProposalResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DecideWorkOrderProposalResponse) ProtoMessage() {}
+
+func (x *DecideWorkOrderProposalResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_aiws_engine_v1_work_order_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DecideWorkOrderProposalResponse.ProtoReflect.Descriptor instead.
+func (*DecideWorkOrderProposalResponse) Descriptor() ([]byte, []int) {
+	return file_aiws_engine_v1_work_order_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *DecideWorkOrderProposalResponse) GetWorkOrder() *WorkOrderRecord {
+	if x != nil {
+		return x.WorkOrder
+	}
+	return nil
+}
+
 var File_aiws_engine_v1_work_order_proto protoreflect.FileDescriptor
 
 const file_aiws_engine_v1_work_order_proto_rawDesc = "" +
@@ -817,7 +1191,7 @@ const file_aiws_engine_v1_work_order_proto_rawDesc = "" +
 	"\x1faiws/engine/v1/work_order.proto\x12\x0eaiws.engine.v1\";\n" +
 	"\rRunStateCount\x12\x14\n" +
 	"\x05state\x18\x01 \x01(\tR\x05state\x12\x14\n" +
-	"\x05count\x18\x02 \x01(\x03R\x05count\"\x8d\x05\n" +
+	"\x05count\x18\x02 \x01(\x03R\x05count\"\xc8\x06\n" +
 	"\x0fWorkOrderRecord\x12\"\n" +
 	"\rwork_order_id\x18\x01 \x01(\tR\vworkOrderId\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12C\n" +
@@ -837,7 +1211,13 @@ const file_aiws_engine_v1_work_order_proto_rawDesc = "" +
 	"\fclosed_at_ms\x18\x0e \x01(\x03R\n" +
 	"closedAtMs\x12\x1f\n" +
 	"\vchild_count\x18\x0f \x01(\x05R\n" +
-	"childCount\x1a9\n" +
+	"childCount\x12\x1a\n" +
+	"\bproposed\x18\x10 \x01(\bR\bproposed\x12\x1d\n" +
+	"\n" +
+	"decided_by\x18\x11 \x01(\tR\tdecidedBy\x12\"\n" +
+	"\rdecided_at_ms\x18\x12 \x01(\x03R\vdecidedAtMs\x12%\n" +
+	"\x0edecline_reason\x18\x13 \x01(\tR\rdeclineReason\x123\n" +
+	"\x15reserved_microcredits\x18\x14 \x01(\tR\x14reservedMicrocredits\x1a9\n" +
 	"\vLabelsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc1\x02\n" +
@@ -878,18 +1258,47 @@ const file_aiws_engine_v1_work_order_proto_rawDesc = "" +
 	"\rwork_order_id\x18\x01 \x01(\tR\vworkOrderId\"X\n" +
 	"\x16CloseWorkOrderResponse\x12>\n" +
 	"\n" +
-	"work_order\x18\x01 \x01(\v2\x1f.aiws.engine.v1.WorkOrderRecordR\tworkOrder*\xa7\x01\n" +
+	"work_order\x18\x01 \x01(\v2\x1f.aiws.engine.v1.WorkOrderRecordR\tworkOrder\"\xc3\x02\n" +
+	"\x17ProposeWorkOrderRequest\x12\"\n" +
+	"\rwork_order_id\x18\x01 \x01(\tR\vworkOrderId\x12\x1b\n" +
+	"\tparent_id\x18\x02 \x01(\tR\bparentId\x12\x14\n" +
+	"\x05title\x18\x03 \x01(\tR\x05title\x12K\n" +
+	"\x06labels\x18\x04 \x03(\v23.aiws.engine.v1.ProposeWorkOrderRequest.LabelsEntryR\x06labels\x12/\n" +
+	"\x13budget_microcredits\x18\x05 \x01(\tR\x12budgetMicrocredits\x12\x18\n" +
+	"\aactions\x18\x06 \x03(\tR\aactions\x1a9\n" +
+	"\vLabelsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"v\n" +
+	"\x18ProposeWorkOrderResponse\x12>\n" +
+	"\n" +
+	"work_order\x18\x01 \x01(\v2\x1f.aiws.engine.v1.WorkOrderRecordR\tworkOrder\x12\x1a\n" +
+	"\breplayed\x18\x02 \x01(\bR\breplayed\"\x9a\x01\n" +
+	"\x1eDecideWorkOrderProposalRequest\x12\"\n" +
+	"\rwork_order_id\x18\x01 \x01(\tR\vworkOrderId\x12<\n" +
+	"\bdecision\x18\x02 \x01(\x0e2 .aiws.engine.v1.ProposalDecisionR\bdecision\x12\x16\n" +
+	"\x06reason\x18\x03 \x01(\tR\x06reason\"a\n" +
+	"\x1fDecideWorkOrderProposalResponse\x12>\n" +
+	"\n" +
+	"work_order\x18\x01 \x01(\v2\x1f.aiws.engine.v1.WorkOrderRecordR\tworkOrder*\xe5\x01\n" +
 	"\x0eWorkOrderState\x12 \n" +
 	"\x1cWORK_ORDER_STATE_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15WORK_ORDER_STATE_OPEN\x10\x01\x12\x1b\n" +
 	"\x17WORK_ORDER_STATE_PAUSED\x10\x02\x12\x1e\n" +
 	"\x1aWORK_ORDER_STATE_CANCELLED\x10\x03\x12\x1b\n" +
-	"\x17WORK_ORDER_STATE_CLOSED\x10\x042\xaf\x03\n" +
+	"\x17WORK_ORDER_STATE_CLOSED\x10\x04\x12\x1d\n" +
+	"\x19WORK_ORDER_STATE_PROPOSED\x10\x05\x12\x1d\n" +
+	"\x19WORK_ORDER_STATE_DECLINED\x10\x06*s\n" +
+	"\x10ProposalDecision\x12!\n" +
+	"\x1dPROPOSAL_DECISION_UNSPECIFIED\x10\x00\x12\x1d\n" +
+	"\x19PROPOSAL_DECISION_APPROVE\x10\x01\x12\x1d\n" +
+	"\x19PROPOSAL_DECISION_DECLINE\x10\x022\x92\x05\n" +
 	"\x10WorkOrderService\x12b\n" +
 	"\x0fCreateWorkOrder\x12&.aiws.engine.v1.CreateWorkOrderRequest\x1a'.aiws.engine.v1.CreateWorkOrderResponse\x12p\n" +
 	"\x12GetWorkOrderRecord\x12).aiws.engine.v1.GetWorkOrderRecordRequest\x1a*.aiws.engine.v1.GetWorkOrderRecordResponse\"\x03\x90\x02\x01\x12d\n" +
 	"\x0eListWorkOrders\x12%.aiws.engine.v1.ListWorkOrdersRequest\x1a&.aiws.engine.v1.ListWorkOrdersResponse\"\x03\x90\x02\x01\x12_\n" +
-	"\x0eCloseWorkOrder\x12%.aiws.engine.v1.CloseWorkOrderRequest\x1a&.aiws.engine.v1.CloseWorkOrderResponseBq\n" +
+	"\x0eCloseWorkOrder\x12%.aiws.engine.v1.CloseWorkOrderRequest\x1a&.aiws.engine.v1.CloseWorkOrderResponse\x12e\n" +
+	"\x10ProposeWorkOrder\x12'.aiws.engine.v1.ProposeWorkOrderRequest\x1a(.aiws.engine.v1.ProposeWorkOrderResponse\x12z\n" +
+	"\x17DecideWorkOrderProposal\x12..aiws.engine.v1.DecideWorkOrderProposalRequest\x1a/.aiws.engine.v1.DecideWorkOrderProposalResponseBq\n" +
 	"\x19dev.praxis.aiws.engine.v1B\x0eWorkOrderProtoP\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3"
 
 var (
@@ -904,47 +1313,61 @@ func file_aiws_engine_v1_work_order_proto_rawDescGZIP() []byte {
 	return file_aiws_engine_v1_work_order_proto_rawDescData
 }
 
-var file_aiws_engine_v1_work_order_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_aiws_engine_v1_work_order_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_aiws_engine_v1_work_order_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_aiws_engine_v1_work_order_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_aiws_engine_v1_work_order_proto_goTypes = []any{
-	(WorkOrderState)(0),                // 0: aiws.engine.v1.WorkOrderState
-	(*RunStateCount)(nil),              // 1: aiws.engine.v1.RunStateCount
-	(*WorkOrderRecord)(nil),            // 2: aiws.engine.v1.WorkOrderRecord
-	(*CreateWorkOrderRequest)(nil),     // 3: aiws.engine.v1.CreateWorkOrderRequest
-	(*CreateWorkOrderResponse)(nil),    // 4: aiws.engine.v1.CreateWorkOrderResponse
-	(*GetWorkOrderRecordRequest)(nil),  // 5: aiws.engine.v1.GetWorkOrderRecordRequest
-	(*GetWorkOrderRecordResponse)(nil), // 6: aiws.engine.v1.GetWorkOrderRecordResponse
-	(*ListWorkOrdersRequest)(nil),      // 7: aiws.engine.v1.ListWorkOrdersRequest
-	(*ListWorkOrdersResponse)(nil),     // 8: aiws.engine.v1.ListWorkOrdersResponse
-	(*CloseWorkOrderRequest)(nil),      // 9: aiws.engine.v1.CloseWorkOrderRequest
-	(*CloseWorkOrderResponse)(nil),     // 10: aiws.engine.v1.CloseWorkOrderResponse
-	nil,                                // 11: aiws.engine.v1.WorkOrderRecord.LabelsEntry
-	nil,                                // 12: aiws.engine.v1.CreateWorkOrderRequest.LabelsEntry
+	(WorkOrderState)(0),                     // 0: aiws.engine.v1.WorkOrderState
+	(ProposalDecision)(0),                   // 1: aiws.engine.v1.ProposalDecision
+	(*RunStateCount)(nil),                   // 2: aiws.engine.v1.RunStateCount
+	(*WorkOrderRecord)(nil),                 // 3: aiws.engine.v1.WorkOrderRecord
+	(*CreateWorkOrderRequest)(nil),          // 4: aiws.engine.v1.CreateWorkOrderRequest
+	(*CreateWorkOrderResponse)(nil),         // 5: aiws.engine.v1.CreateWorkOrderResponse
+	(*GetWorkOrderRecordRequest)(nil),       // 6: aiws.engine.v1.GetWorkOrderRecordRequest
+	(*GetWorkOrderRecordResponse)(nil),      // 7: aiws.engine.v1.GetWorkOrderRecordResponse
+	(*ListWorkOrdersRequest)(nil),           // 8: aiws.engine.v1.ListWorkOrdersRequest
+	(*ListWorkOrdersResponse)(nil),          // 9: aiws.engine.v1.ListWorkOrdersResponse
+	(*CloseWorkOrderRequest)(nil),           // 10: aiws.engine.v1.CloseWorkOrderRequest
+	(*CloseWorkOrderResponse)(nil),          // 11: aiws.engine.v1.CloseWorkOrderResponse
+	(*ProposeWorkOrderRequest)(nil),         // 12: aiws.engine.v1.ProposeWorkOrderRequest
+	(*ProposeWorkOrderResponse)(nil),        // 13: aiws.engine.v1.ProposeWorkOrderResponse
+	(*DecideWorkOrderProposalRequest)(nil),  // 14: aiws.engine.v1.DecideWorkOrderProposalRequest
+	(*DecideWorkOrderProposalResponse)(nil), // 15: aiws.engine.v1.DecideWorkOrderProposalResponse
+	nil,                                     // 16: aiws.engine.v1.WorkOrderRecord.LabelsEntry
+	nil,                                     // 17: aiws.engine.v1.CreateWorkOrderRequest.LabelsEntry
+	nil,                                     // 18: aiws.engine.v1.ProposeWorkOrderRequest.LabelsEntry
 }
 var file_aiws_engine_v1_work_order_proto_depIdxs = []int32{
-	11, // 0: aiws.engine.v1.WorkOrderRecord.labels:type_name -> aiws.engine.v1.WorkOrderRecord.LabelsEntry
+	16, // 0: aiws.engine.v1.WorkOrderRecord.labels:type_name -> aiws.engine.v1.WorkOrderRecord.LabelsEntry
 	0,  // 1: aiws.engine.v1.WorkOrderRecord.state:type_name -> aiws.engine.v1.WorkOrderState
-	12, // 2: aiws.engine.v1.CreateWorkOrderRequest.labels:type_name -> aiws.engine.v1.CreateWorkOrderRequest.LabelsEntry
-	2,  // 3: aiws.engine.v1.CreateWorkOrderResponse.work_order:type_name -> aiws.engine.v1.WorkOrderRecord
-	2,  // 4: aiws.engine.v1.GetWorkOrderRecordResponse.work_order:type_name -> aiws.engine.v1.WorkOrderRecord
-	1,  // 5: aiws.engine.v1.GetWorkOrderRecordResponse.run_counts:type_name -> aiws.engine.v1.RunStateCount
-	2,  // 6: aiws.engine.v1.GetWorkOrderRecordResponse.children:type_name -> aiws.engine.v1.WorkOrderRecord
+	17, // 2: aiws.engine.v1.CreateWorkOrderRequest.labels:type_name -> aiws.engine.v1.CreateWorkOrderRequest.LabelsEntry
+	3,  // 3: aiws.engine.v1.CreateWorkOrderResponse.work_order:type_name -> aiws.engine.v1.WorkOrderRecord
+	3,  // 4: aiws.engine.v1.GetWorkOrderRecordResponse.work_order:type_name -> aiws.engine.v1.WorkOrderRecord
+	2,  // 5: aiws.engine.v1.GetWorkOrderRecordResponse.run_counts:type_name -> aiws.engine.v1.RunStateCount
+	3,  // 6: aiws.engine.v1.GetWorkOrderRecordResponse.children:type_name -> aiws.engine.v1.WorkOrderRecord
 	0,  // 7: aiws.engine.v1.ListWorkOrdersRequest.state:type_name -> aiws.engine.v1.WorkOrderState
-	2,  // 8: aiws.engine.v1.ListWorkOrdersResponse.work_orders:type_name -> aiws.engine.v1.WorkOrderRecord
-	2,  // 9: aiws.engine.v1.CloseWorkOrderResponse.work_order:type_name -> aiws.engine.v1.WorkOrderRecord
-	3,  // 10: aiws.engine.v1.WorkOrderService.CreateWorkOrder:input_type -> aiws.engine.v1.CreateWorkOrderRequest
-	5,  // 11: aiws.engine.v1.WorkOrderService.GetWorkOrderRecord:input_type -> aiws.engine.v1.GetWorkOrderRecordRequest
-	7,  // 12: aiws.engine.v1.WorkOrderService.ListWorkOrders:input_type -> aiws.engine.v1.ListWorkOrdersRequest
-	9,  // 13: aiws.engine.v1.WorkOrderService.CloseWorkOrder:input_type -> aiws.engine.v1.CloseWorkOrderRequest
-	4,  // 14: aiws.engine.v1.WorkOrderService.CreateWorkOrder:output_type -> aiws.engine.v1.CreateWorkOrderResponse
-	6,  // 15: aiws.engine.v1.WorkOrderService.GetWorkOrderRecord:output_type -> aiws.engine.v1.GetWorkOrderRecordResponse
-	8,  // 16: aiws.engine.v1.WorkOrderService.ListWorkOrders:output_type -> aiws.engine.v1.ListWorkOrdersResponse
-	10, // 17: aiws.engine.v1.WorkOrderService.CloseWorkOrder:output_type -> aiws.engine.v1.CloseWorkOrderResponse
-	14, // [14:18] is the sub-list for method output_type
-	10, // [10:14] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	3,  // 8: aiws.engine.v1.ListWorkOrdersResponse.work_orders:type_name -> aiws.engine.v1.WorkOrderRecord
+	3,  // 9: aiws.engine.v1.CloseWorkOrderResponse.work_order:type_name -> aiws.engine.v1.WorkOrderRecord
+	18, // 10: aiws.engine.v1.ProposeWorkOrderRequest.labels:type_name -> aiws.engine.v1.ProposeWorkOrderRequest.LabelsEntry
+	3,  // 11: aiws.engine.v1.ProposeWorkOrderResponse.work_order:type_name -> aiws.engine.v1.WorkOrderRecord
+	1,  // 12: aiws.engine.v1.DecideWorkOrderProposalRequest.decision:type_name -> aiws.engine.v1.ProposalDecision
+	3,  // 13: aiws.engine.v1.DecideWorkOrderProposalResponse.work_order:type_name -> aiws.engine.v1.WorkOrderRecord
+	4,  // 14: aiws.engine.v1.WorkOrderService.CreateWorkOrder:input_type -> aiws.engine.v1.CreateWorkOrderRequest
+	6,  // 15: aiws.engine.v1.WorkOrderService.GetWorkOrderRecord:input_type -> aiws.engine.v1.GetWorkOrderRecordRequest
+	8,  // 16: aiws.engine.v1.WorkOrderService.ListWorkOrders:input_type -> aiws.engine.v1.ListWorkOrdersRequest
+	10, // 17: aiws.engine.v1.WorkOrderService.CloseWorkOrder:input_type -> aiws.engine.v1.CloseWorkOrderRequest
+	12, // 18: aiws.engine.v1.WorkOrderService.ProposeWorkOrder:input_type -> aiws.engine.v1.ProposeWorkOrderRequest
+	14, // 19: aiws.engine.v1.WorkOrderService.DecideWorkOrderProposal:input_type -> aiws.engine.v1.DecideWorkOrderProposalRequest
+	5,  // 20: aiws.engine.v1.WorkOrderService.CreateWorkOrder:output_type -> aiws.engine.v1.CreateWorkOrderResponse
+	7,  // 21: aiws.engine.v1.WorkOrderService.GetWorkOrderRecord:output_type -> aiws.engine.v1.GetWorkOrderRecordResponse
+	9,  // 22: aiws.engine.v1.WorkOrderService.ListWorkOrders:output_type -> aiws.engine.v1.ListWorkOrdersResponse
+	11, // 23: aiws.engine.v1.WorkOrderService.CloseWorkOrder:output_type -> aiws.engine.v1.CloseWorkOrderResponse
+	13, // 24: aiws.engine.v1.WorkOrderService.ProposeWorkOrder:output_type -> aiws.engine.v1.ProposeWorkOrderResponse
+	15, // 25: aiws.engine.v1.WorkOrderService.DecideWorkOrderProposal:output_type -> aiws.engine.v1.DecideWorkOrderProposalResponse
+	20, // [20:26] is the sub-list for method output_type
+	14, // [14:20] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_aiws_engine_v1_work_order_proto_init() }
@@ -957,8 +1380,8 @@ func file_aiws_engine_v1_work_order_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_aiws_engine_v1_work_order_proto_rawDesc), len(file_aiws_engine_v1_work_order_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   12,
+			NumEnums:      2,
+			NumMessages:   17,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,10 +19,12 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	WorkOrderService_CreateWorkOrder_FullMethodName    = "/aiws.engine.v1.WorkOrderService/CreateWorkOrder"
-	WorkOrderService_GetWorkOrderRecord_FullMethodName = "/aiws.engine.v1.WorkOrderService/GetWorkOrderRecord"
-	WorkOrderService_ListWorkOrders_FullMethodName     = "/aiws.engine.v1.WorkOrderService/ListWorkOrders"
-	WorkOrderService_CloseWorkOrder_FullMethodName     = "/aiws.engine.v1.WorkOrderService/CloseWorkOrder"
+	WorkOrderService_CreateWorkOrder_FullMethodName         = "/aiws.engine.v1.WorkOrderService/CreateWorkOrder"
+	WorkOrderService_GetWorkOrderRecord_FullMethodName      = "/aiws.engine.v1.WorkOrderService/GetWorkOrderRecord"
+	WorkOrderService_ListWorkOrders_FullMethodName          = "/aiws.engine.v1.WorkOrderService/ListWorkOrders"
+	WorkOrderService_CloseWorkOrder_FullMethodName          = "/aiws.engine.v1.WorkOrderService/CloseWorkOrder"
+	WorkOrderService_ProposeWorkOrder_FullMethodName        = "/aiws.engine.v1.WorkOrderService/ProposeWorkOrder"
+	WorkOrderService_DecideWorkOrderProposal_FullMethodName = "/aiws.engine.v1.WorkOrderService/DecideWorkOrderProposal"
 )
 
 // WorkOrderServiceClient is the client API for WorkOrderService service.
@@ -54,8 +56,11 @@ const (
 // Grants: `work_order.create` on the parent (for a root, on the new work order) to
 // create; `work_order.read` on a work order to read it and list its children;
 // `work_order.close` on it to close it. Creating a work order is a human's or a
-// service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-// a wait of its run, see docs/concepts.md, and the human creates it).
+// service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+// instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+// resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+// (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+// decline it with a reason (DECLINED, final).
 type WorkOrderServiceClient interface {
 	// CreateWorkOrder records a work order, a root or a child of `parent_id`. The
 	// `work_order_id` is the idempotency key: the same creator repeating the same request
@@ -78,6 +83,25 @@ type WorkOrderServiceClient interface {
 	// live run, or with a child that is neither closed nor cancelled, fails with
 	// WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
 	CloseWorkOrder(ctx context.Context, in *CloseWorkOrderRequest, opts ...grpc.CallOption) (*CloseWorkOrderResponse, error)
+	// ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+	// what an agent does where a human would create one. It is checked as a create would be
+	// (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+	// WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+	// proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+	// human approves it. `work_order_id` is the idempotency key: the same proposer
+	// repeating the same proposal gets the record with `replayed = true`; anything else
+	// under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+	// ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+	// its parent's child; it counts in no `child_count` until approved.
+	ProposeWorkOrder(ctx context.Context, in *ProposeWorkOrderRequest, opts ...grpc.CallOption) (*ProposeWorkOrderResponse, error)
+	// DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+	// on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+	// it OPEN after the checks of a direct create, made now against its parent as it is
+	// (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+	// (a `reason` is required) makes it DECLINED for good. The same decision again answers
+	// the record unchanged; the other one, or a decision on a work order created directly,
+	// fails with WORK_ORDER_PROPOSAL_DECIDED.
+	DecideWorkOrderProposal(ctx context.Context, in *DecideWorkOrderProposalRequest, opts ...grpc.CallOption) (*DecideWorkOrderProposalResponse, error)
 }
 
 type workOrderServiceClient struct {
@@ -128,6 +152,26 @@ func (c *workOrderServiceClient) CloseWorkOrder(ctx context.Context, in *CloseWo
 	return out, nil
 }
 
+func (c *workOrderServiceClient) ProposeWorkOrder(ctx context.Context, in *ProposeWorkOrderRequest, opts ...grpc.CallOption) (*ProposeWorkOrderResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ProposeWorkOrderResponse)
+	err := c.cc.Invoke(ctx, WorkOrderService_ProposeWorkOrder_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *workOrderServiceClient) DecideWorkOrderProposal(ctx context.Context, in *DecideWorkOrderProposalRequest, opts ...grpc.CallOption) (*DecideWorkOrderProposalResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DecideWorkOrderProposalResponse)
+	err := c.cc.Invoke(ctx, WorkOrderService_DecideWorkOrderProposal_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // WorkOrderServiceServer is the server API for WorkOrderService service.
 // All implementations must embed UnimplementedWorkOrderServiceServer
 // for forward compatibility.
@@ -157,8 +201,11 @@ func (c *workOrderServiceClient) CloseWorkOrder(ctx context.Context, in *CloseWo
 // Grants: `work_order.create` on the parent (for a root, on the new work order) to
 // create; `work_order.read` on a work order to read it and list its children;
 // `work_order.close` on it to close it. Creating a work order is a human's or a
-// service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-// a wait of its run, see docs/concepts.md, and the human creates it).
+// service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+// instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+// resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+// (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+// decline it with a reason (DECLINED, final).
 type WorkOrderServiceServer interface {
 	// CreateWorkOrder records a work order, a root or a child of `parent_id`. The
 	// `work_order_id` is the idempotency key: the same creator repeating the same request
@@ -181,6 +228,25 @@ type WorkOrderServiceServer interface {
 	// live run, or with a child that is neither closed nor cancelled, fails with
 	// WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
 	CloseWorkOrder(context.Context, *CloseWorkOrderRequest) (*CloseWorkOrderResponse, error)
+	// ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+	// what an agent does where a human would create one. It is checked as a create would be
+	// (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+	// WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+	// proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+	// human approves it. `work_order_id` is the idempotency key: the same proposer
+	// repeating the same proposal gets the record with `replayed = true`; anything else
+	// under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+	// ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+	// its parent's child; it counts in no `child_count` until approved.
+	ProposeWorkOrder(context.Context, *ProposeWorkOrderRequest) (*ProposeWorkOrderResponse, error)
+	// DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+	// on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+	// it OPEN after the checks of a direct create, made now against its parent as it is
+	// (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+	// (a `reason` is required) makes it DECLINED for good. The same decision again answers
+	// the record unchanged; the other one, or a decision on a work order created directly,
+	// fails with WORK_ORDER_PROPOSAL_DECIDED.
+	DecideWorkOrderProposal(context.Context, *DecideWorkOrderProposalRequest) (*DecideWorkOrderProposalResponse, error)
 	mustEmbedUnimplementedWorkOrderServiceServer()
 }
 
@@ -202,6 +268,12 @@ func (UnimplementedWorkOrderServiceServer) ListWorkOrders(context.Context, *List
 }
 func (UnimplementedWorkOrderServiceServer) CloseWorkOrder(context.Context, *CloseWorkOrderRequest) (*CloseWorkOrderResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CloseWorkOrder not implemented")
+}
+func (UnimplementedWorkOrderServiceServer) ProposeWorkOrder(context.Context, *ProposeWorkOrderRequest) (*ProposeWorkOrderResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ProposeWorkOrder not implemented")
+}
+func (UnimplementedWorkOrderServiceServer) DecideWorkOrderProposal(context.Context, *DecideWorkOrderProposalRequest) (*DecideWorkOrderProposalResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DecideWorkOrderProposal not implemented")
 }
 func (UnimplementedWorkOrderServiceServer) mustEmbedUnimplementedWorkOrderServiceServer() {}
 func (UnimplementedWorkOrderServiceServer) testEmbeddedByValue()                          {}
@@ -296,6 +368,42 @@ func _WorkOrderService_CloseWorkOrder_Handler(srv interface{}, ctx context.Conte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _WorkOrderService_ProposeWorkOrder_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ProposeWorkOrderRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WorkOrderServiceServer).ProposeWorkOrder(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: WorkOrderService_ProposeWorkOrder_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WorkOrderServiceServer).ProposeWorkOrder(ctx, req.(*ProposeWorkOrderRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _WorkOrderService_DecideWorkOrderProposal_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DecideWorkOrderProposalRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(WorkOrderServiceServer).DecideWorkOrderProposal(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: WorkOrderService_DecideWorkOrderProposal_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(WorkOrderServiceServer).DecideWorkOrderProposal(ctx, req.(*DecideWorkOrderProposalRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // WorkOrderService_ServiceDesc is the grpc.ServiceDesc for WorkOrderService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -318,6 +426,14 @@ var WorkOrderService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CloseWorkOrder",
 			Handler:    _WorkOrderService_CloseWorkOrder_Handler,
+		},
+		{
+			MethodName: "ProposeWorkOrder",
+			Handler:    _WorkOrderService_ProposeWorkOrder_Handler,
+		},
+		{
+			MethodName: "DecideWorkOrderProposal",
+			Handler:    _WorkOrderService_DecideWorkOrderProposal_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -138,6 +138,8 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     WORK_ORDER_CLOSED: _ClassVar[ErrorReason]
     WORK_ORDER_NOT_DRAINED: _ClassVar[ErrorReason]
     WORK_ORDER_CONTROL_INHERITED: _ClassVar[ErrorReason]
+    WORK_ORDER_NOT_APPROVED: _ClassVar[ErrorReason]
+    WORK_ORDER_PROPOSAL_DECIDED: _ClassVar[ErrorReason]
     CONFIG_INVALID: _ClassVar[ErrorReason]
     CONFIG_NOT_RELOADABLE: _ClassVar[ErrorReason]
     SCRIPT_INVALID: _ClassVar[ErrorReason]
@@ -274,6 +276,8 @@ WORK_ORDER_ACTIONS_WIDENED: ErrorReason
 WORK_ORDER_CLOSED: ErrorReason
 WORK_ORDER_NOT_DRAINED: ErrorReason
 WORK_ORDER_CONTROL_INHERITED: ErrorReason
+WORK_ORDER_NOT_APPROVED: ErrorReason
+WORK_ORDER_PROPOSAL_DECIDED: ErrorReason
 CONFIG_INVALID: ErrorReason
 CONFIG_NOT_RELOADABLE: ErrorReason
 SCRIPT_INVALID: ErrorReason

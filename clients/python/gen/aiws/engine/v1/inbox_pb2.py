@@ -29,9 +29,10 @@ from aiws.engine.v1 import handoff_pb2 as aiws_dot_engine_dot_v1_dot_handoff__pb
 from aiws.engine.v1 import reconciliation_pb2 as aiws_dot_engine_dot_v1_dot_reconciliation__pb2
 from aiws.engine.v1 import registry_pb2 as aiws_dot_engine_dot_v1_dot_registry__pb2
 from aiws.engine.v1 import wait_pb2 as aiws_dot_engine_dot_v1_dot_wait__pb2
+from aiws.engine.v1 import work_order_pb2 as aiws_dot_engine_dot_v1_dot_work__order__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x61iws/engine/v1/inbox.proto\x12\x0e\x61iws.engine.v1\x1a\x1a\x61iws/engine/v1/admin.proto\x1a\x1d\x61iws/engine/v1/approval.proto\x1a\x1f\x61iws/engine/v1/assessment.proto\x1a\x1c\x61iws/engine/v1/handoff.proto\x1a#aiws/engine/v1/reconciliation.proto\x1a\x1d\x61iws/engine/v1/registry.proto\x1a\x19\x61iws/engine/v1/wait.proto\"\x94\x04\n\tInboxItem\x12\x0f\n\x07item_id\x18\x01 \x01(\t\x12+\n\x04kind\x18\x02 \x01(\x0e\x32\x1d.aiws.engine.v1.InboxItemKind\x12\x10\n\x08since_ms\x18\x03 \x01(\x03\x12\x15\n\rwork_order_id\x18\x04 \x01(\t\x12\x0e\n\x06run_id\x18\x05 \x01(\t\x12\x0f\n\x07summary\x18\x06 \x01(\t\x12,\n\x08proposal\x18\n \x01(\x0b\x32\x18.aiws.engine.v1.ProposalH\x00\x12\x38\n\x0ereconciliation\x18\x0b \x01(\x0b\x32\x1e.aiws.engine.v1.ReconciliationH\x00\x12$\n\x04wait\x18\x0c \x01(\x0b\x32\x14.aiws.engine.v1.WaitH\x00\x12$\n\x04hold\x18\r \x01(\x0b\x32\x14.aiws.engine.v1.HoldH\x00\x12-\n\tstuck_run\x18\x0e \x01(\x0b\x32\x18.aiws.engine.v1.StuckRunH\x00\x12\x37\n\x0e\x61ssessment_due\x18\x0f \x01(\x0b\x32\x1d.aiws.engine.v1.AssessmentDueH\x00\x12*\n\x07handoff\x18\x10 \x01(\x0b\x32\x17.aiws.engine.v1.HandoffH\x00\x12,\n\x08\x61pproval\x18\x11 \x01(\x0b\x32\x18.aiws.engine.v1.ApprovalH\x00\x42\t\n\x07subject\"t\n\rAssessmentDue\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12,\n\x04kind\x18\x02 \x01(\x0e\x32\x1e.aiws.engine.v1.AssessmentKind\x12\x13\n\x0b\x63ontract_id\x18\x03 \x01(\t\x12\x10\n\x08since_ms\x18\x04 \x01(\x03\"\x9f\x01\n\x08StuckRun\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x10\n\x08node_uid\x18\x02 \x01(\t\x12\r\n\x05model\x18\x03 \x01(\t\x12\x16\n\x0eready_since_ms\x18\x04 \x01(\x03\x12\x0e\n\x06served\x18\x05 \x01(\x08\x12%\n\x1dschedule_to_start_deadline_ms\x18\x06 \x01(\x03\x12\x13\n\x0bstuck_nodes\x18\x07 \x01(\x03\"H\n\nInboxCount\x12+\n\x04kind\x18\x01 \x01(\x0e\x32\x1d.aiws.engine.v1.InboxItemKind\x12\r\n\x05\x63ount\x18\x02 \x01(\x03\"~\n\x10ListInboxRequest\x12,\n\x05kinds\x18\x01 \x03(\x0e\x32\x1d.aiws.engine.v1.InboxItemKind\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"\x91\x01\n\x11ListInboxResponse\x12(\n\x05items\x18\x01 \x03(\x0b\x32\x19.aiws.engine.v1.InboxItem\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12*\n\x06\x63ounts\x18\x03 \x03(\x0b\x32\x1a.aiws.engine.v1.InboxCount\x12\r\n\x05total\x18\x04 \x01(\x03\"*\n\x11WatchInboxRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\"d\n\x12WatchInboxResponse\x12*\n\x06\x63ounts\x18\x01 \x03(\x0b\x32\x1a.aiws.engine.v1.InboxCount\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x13\n\x0b\x66ingerprint\x18\x03 \x01(\t*\xf5\x02\n\rInboxItemKind\x12\x1f\n\x1bINBOX_ITEM_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18INBOX_ITEM_KIND_PROPOSAL\x10\x01\x12\"\n\x1eINBOX_ITEM_KIND_RECONCILIATION\x10\x02\x12\x1f\n\x1bINBOX_ITEM_KIND_HUMAN_INPUT\x10\x03\x12!\n\x1dINBOX_ITEM_KIND_AUTHORIZATION\x10\x04\x12\x18\n\x14INBOX_ITEM_KIND_HOLD\x10\x05\x12\x1d\n\x19INBOX_ITEM_KIND_STUCK_RUN\x10\x06\x12\x1e\n\x1aINBOX_ITEM_KIND_ACCEPTANCE\x10\x07\x12 \n\x1cINBOX_ITEM_KIND_VERIFICATION\x10\x08\x12\x1b\n\x17INBOX_ITEM_KIND_HANDOFF\x10\t\x12%\n!INBOX_ITEM_KIND_APPROVAL_EXPIRING\x10\n2\xc1\x01\n\x0cInboxService\x12U\n\tListInbox\x12 .aiws.engine.v1.ListInboxRequest\x1a!.aiws.engine.v1.ListInboxResponse\"\x03\x90\x02\x01\x12Z\n\nWatchInbox\x12!.aiws.engine.v1.WatchInboxRequest\x1a\".aiws.engine.v1.WatchInboxResponse\"\x03\x90\x02\x01\x30\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x61iws/engine/v1/inbox.proto\x12\x0e\x61iws.engine.v1\x1a\x1a\x61iws/engine/v1/admin.proto\x1a\x1d\x61iws/engine/v1/approval.proto\x1a\x1f\x61iws/engine/v1/assessment.proto\x1a\x1c\x61iws/engine/v1/handoff.proto\x1a#aiws/engine/v1/reconciliation.proto\x1a\x1d\x61iws/engine/v1/registry.proto\x1a\x19\x61iws/engine/v1/wait.proto\x1a\x1f\x61iws/engine/v1/work_order.proto\"\xd4\x04\n\tInboxItem\x12\x0f\n\x07item_id\x18\x01 \x01(\t\x12+\n\x04kind\x18\x02 \x01(\x0e\x32\x1d.aiws.engine.v1.InboxItemKind\x12\x10\n\x08since_ms\x18\x03 \x01(\x03\x12\x15\n\rwork_order_id\x18\x04 \x01(\t\x12\x0e\n\x06run_id\x18\x05 \x01(\t\x12\x0f\n\x07summary\x18\x06 \x01(\t\x12,\n\x08proposal\x18\n \x01(\x0b\x32\x18.aiws.engine.v1.ProposalH\x00\x12\x38\n\x0ereconciliation\x18\x0b \x01(\x0b\x32\x1e.aiws.engine.v1.ReconciliationH\x00\x12$\n\x04wait\x18\x0c \x01(\x0b\x32\x14.aiws.engine.v1.WaitH\x00\x12$\n\x04hold\x18\r \x01(\x0b\x32\x14.aiws.engine.v1.HoldH\x00\x12-\n\tstuck_run\x18\x0e \x01(\x0b\x32\x18.aiws.engine.v1.StuckRunH\x00\x12\x37\n\x0e\x61ssessment_due\x18\x0f \x01(\x0b\x32\x1d.aiws.engine.v1.AssessmentDueH\x00\x12*\n\x07handoff\x18\x10 \x01(\x0b\x32\x17.aiws.engine.v1.HandoffH\x00\x12,\n\x08\x61pproval\x18\x11 \x01(\x0b\x32\x18.aiws.engine.v1.ApprovalH\x00\x12>\n\x13work_order_proposal\x18\x12 \x01(\x0b\x32\x1f.aiws.engine.v1.WorkOrderRecordH\x00\x42\t\n\x07subject\"t\n\rAssessmentDue\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12,\n\x04kind\x18\x02 \x01(\x0e\x32\x1e.aiws.engine.v1.AssessmentKind\x12\x13\n\x0b\x63ontract_id\x18\x03 \x01(\t\x12\x10\n\x08since_ms\x18\x04 \x01(\x03\"\x9f\x01\n\x08StuckRun\x12\x0e\n\x06run_id\x18\x01 \x01(\t\x12\x10\n\x08node_uid\x18\x02 \x01(\t\x12\r\n\x05model\x18\x03 \x01(\t\x12\x16\n\x0eready_since_ms\x18\x04 \x01(\x03\x12\x0e\n\x06served\x18\x05 \x01(\x08\x12%\n\x1dschedule_to_start_deadline_ms\x18\x06 \x01(\x03\x12\x13\n\x0bstuck_nodes\x18\x07 \x01(\x03\"H\n\nInboxCount\x12+\n\x04kind\x18\x01 \x01(\x0e\x32\x1d.aiws.engine.v1.InboxItemKind\x12\r\n\x05\x63ount\x18\x02 \x01(\x03\"~\n\x10ListInboxRequest\x12,\n\x05kinds\x18\x01 \x03(\x0e\x32\x1d.aiws.engine.v1.InboxItemKind\x12\x15\n\rwork_order_id\x18\x02 \x01(\t\x12\x11\n\tpage_size\x18\x03 \x01(\x05\x12\x12\n\npage_token\x18\x04 \x01(\t\"\x91\x01\n\x11ListInboxResponse\x12(\n\x05items\x18\x01 \x03(\x0b\x32\x19.aiws.engine.v1.InboxItem\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\x12*\n\x06\x63ounts\x18\x03 \x03(\x0b\x32\x1a.aiws.engine.v1.InboxCount\x12\r\n\x05total\x18\x04 \x01(\x03\"*\n\x11WatchInboxRequest\x12\x15\n\rwork_order_id\x18\x01 \x01(\t\"d\n\x12WatchInboxResponse\x12*\n\x06\x63ounts\x18\x01 \x03(\x0b\x32\x1a.aiws.engine.v1.InboxCount\x12\r\n\x05total\x18\x02 \x01(\x03\x12\x13\n\x0b\x66ingerprint\x18\x03 \x01(\t*\x9e\x03\n\rInboxItemKind\x12\x1f\n\x1bINBOX_ITEM_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18INBOX_ITEM_KIND_PROPOSAL\x10\x01\x12\"\n\x1eINBOX_ITEM_KIND_RECONCILIATION\x10\x02\x12\x1f\n\x1bINBOX_ITEM_KIND_HUMAN_INPUT\x10\x03\x12!\n\x1dINBOX_ITEM_KIND_AUTHORIZATION\x10\x04\x12\x18\n\x14INBOX_ITEM_KIND_HOLD\x10\x05\x12\x1d\n\x19INBOX_ITEM_KIND_STUCK_RUN\x10\x06\x12\x1e\n\x1aINBOX_ITEM_KIND_ACCEPTANCE\x10\x07\x12 \n\x1cINBOX_ITEM_KIND_VERIFICATION\x10\x08\x12\x1b\n\x17INBOX_ITEM_KIND_HANDOFF\x10\t\x12%\n!INBOX_ITEM_KIND_APPROVAL_EXPIRING\x10\n\x12\'\n#INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL\x10\x0b\x32\xc1\x01\n\x0cInboxService\x12U\n\tListInbox\x12 .aiws.engine.v1.ListInboxRequest\x1a!.aiws.engine.v1.ListInboxResponse\"\x03\x90\x02\x01\x12Z\n\nWatchInbox\x12!.aiws.engine.v1.WatchInboxRequest\x1a\".aiws.engine.v1.WatchInboxResponse\"\x03\x90\x02\x01\x30\x01\x42\x61\n\x19\x64\x65v.praxis.aiws.engine.v1P\x01ZBgithub.com/praxis-engine/praxis/clients/go/aiws/engine/v1;enginev1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -43,24 +44,24 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_INBOXSERVICE'].methods_by_name['ListInbox']._serialized_options = b'\220\002\001'
   _globals['_INBOXSERVICE'].methods_by_name['WatchInbox']._loaded_options = None
   _globals['_INBOXSERVICE'].methods_by_name['WatchInbox']._serialized_options = b'\220\002\001'
-  _globals['_INBOXITEMKIND']._serialized_start=1575
-  _globals['_INBOXITEMKIND']._serialized_end=1948
-  _globals['_INBOXITEM']._serialized_start=264
-  _globals['_INBOXITEM']._serialized_end=796
-  _globals['_ASSESSMENTDUE']._serialized_start=798
-  _globals['_ASSESSMENTDUE']._serialized_end=914
-  _globals['_STUCKRUN']._serialized_start=917
-  _globals['_STUCKRUN']._serialized_end=1076
-  _globals['_INBOXCOUNT']._serialized_start=1078
-  _globals['_INBOXCOUNT']._serialized_end=1150
-  _globals['_LISTINBOXREQUEST']._serialized_start=1152
-  _globals['_LISTINBOXREQUEST']._serialized_end=1278
-  _globals['_LISTINBOXRESPONSE']._serialized_start=1281
-  _globals['_LISTINBOXRESPONSE']._serialized_end=1426
-  _globals['_WATCHINBOXREQUEST']._serialized_start=1428
-  _globals['_WATCHINBOXREQUEST']._serialized_end=1470
-  _globals['_WATCHINBOXRESPONSE']._serialized_start=1472
-  _globals['_WATCHINBOXRESPONSE']._serialized_end=1572
-  _globals['_INBOXSERVICE']._serialized_start=1951
-  _globals['_INBOXSERVICE']._serialized_end=2144
+  _globals['_INBOXITEMKIND']._serialized_start=1672
+  _globals['_INBOXITEMKIND']._serialized_end=2086
+  _globals['_INBOXITEM']._serialized_start=297
+  _globals['_INBOXITEM']._serialized_end=893
+  _globals['_ASSESSMENTDUE']._serialized_start=895
+  _globals['_ASSESSMENTDUE']._serialized_end=1011
+  _globals['_STUCKRUN']._serialized_start=1014
+  _globals['_STUCKRUN']._serialized_end=1173
+  _globals['_INBOXCOUNT']._serialized_start=1175
+  _globals['_INBOXCOUNT']._serialized_end=1247
+  _globals['_LISTINBOXREQUEST']._serialized_start=1249
+  _globals['_LISTINBOXREQUEST']._serialized_end=1375
+  _globals['_LISTINBOXRESPONSE']._serialized_start=1378
+  _globals['_LISTINBOXRESPONSE']._serialized_end=1523
+  _globals['_WATCHINBOXREQUEST']._serialized_start=1525
+  _globals['_WATCHINBOXREQUEST']._serialized_end=1567
+  _globals['_WATCHINBOXRESPONSE']._serialized_start=1569
+  _globals['_WATCHINBOXRESPONSE']._serialized_end=1669
+  _globals['_INBOXSERVICE']._serialized_start=2089
+  _globals['_INBOXSERVICE']._serialized_end=2282
 # @@protoc_insertion_point(module_scope)

@@ -5,6 +5,7 @@ from aiws.engine.v1 import handoff_pb2 as _handoff_pb2
 from aiws.engine.v1 import reconciliation_pb2 as _reconciliation_pb2
 from aiws.engine.v1 import registry_pb2 as _registry_pb2
 from aiws.engine.v1 import wait_pb2 as _wait_pb2
+from aiws.engine.v1 import work_order_pb2 as _work_order_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 from google.protobuf import descriptor as _descriptor
@@ -27,6 +28,7 @@ class InboxItemKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     INBOX_ITEM_KIND_VERIFICATION: _ClassVar[InboxItemKind]
     INBOX_ITEM_KIND_HANDOFF: _ClassVar[InboxItemKind]
     INBOX_ITEM_KIND_APPROVAL_EXPIRING: _ClassVar[InboxItemKind]
+    INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL: _ClassVar[InboxItemKind]
 INBOX_ITEM_KIND_UNSPECIFIED: InboxItemKind
 INBOX_ITEM_KIND_PROPOSAL: InboxItemKind
 INBOX_ITEM_KIND_RECONCILIATION: InboxItemKind
@@ -38,9 +40,10 @@ INBOX_ITEM_KIND_ACCEPTANCE: InboxItemKind
 INBOX_ITEM_KIND_VERIFICATION: InboxItemKind
 INBOX_ITEM_KIND_HANDOFF: InboxItemKind
 INBOX_ITEM_KIND_APPROVAL_EXPIRING: InboxItemKind
+INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL: InboxItemKind
 
 class InboxItem(_message.Message):
-    __slots__ = ("item_id", "kind", "since_ms", "work_order_id", "run_id", "summary", "proposal", "reconciliation", "wait", "hold", "stuck_run", "assessment_due", "handoff", "approval")
+    __slots__ = ("item_id", "kind", "since_ms", "work_order_id", "run_id", "summary", "proposal", "reconciliation", "wait", "hold", "stuck_run", "assessment_due", "handoff", "approval", "work_order_proposal")
     ITEM_ID_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     SINCE_MS_FIELD_NUMBER: _ClassVar[int]
@@ -55,6 +58,7 @@ class InboxItem(_message.Message):
     ASSESSMENT_DUE_FIELD_NUMBER: _ClassVar[int]
     HANDOFF_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_FIELD_NUMBER: _ClassVar[int]
+    WORK_ORDER_PROPOSAL_FIELD_NUMBER: _ClassVar[int]
     item_id: str
     kind: InboxItemKind
     since_ms: int
@@ -69,7 +73,8 @@ class InboxItem(_message.Message):
     assessment_due: AssessmentDue
     handoff: _handoff_pb2.Handoff
     approval: _approval_pb2.Approval
-    def __init__(self, item_id: _Optional[str] = ..., kind: _Optional[_Union[InboxItemKind, str]] = ..., since_ms: _Optional[int] = ..., work_order_id: _Optional[str] = ..., run_id: _Optional[str] = ..., summary: _Optional[str] = ..., proposal: _Optional[_Union[_registry_pb2.Proposal, _Mapping]] = ..., reconciliation: _Optional[_Union[_reconciliation_pb2.Reconciliation, _Mapping]] = ..., wait: _Optional[_Union[_wait_pb2.Wait, _Mapping]] = ..., hold: _Optional[_Union[_admin_pb2.Hold, _Mapping]] = ..., stuck_run: _Optional[_Union[StuckRun, _Mapping]] = ..., assessment_due: _Optional[_Union[AssessmentDue, _Mapping]] = ..., handoff: _Optional[_Union[_handoff_pb2.Handoff, _Mapping]] = ..., approval: _Optional[_Union[_approval_pb2.Approval, _Mapping]] = ...) -> None: ...
+    work_order_proposal: _work_order_pb2.WorkOrderRecord
+    def __init__(self, item_id: _Optional[str] = ..., kind: _Optional[_Union[InboxItemKind, str]] = ..., since_ms: _Optional[int] = ..., work_order_id: _Optional[str] = ..., run_id: _Optional[str] = ..., summary: _Optional[str] = ..., proposal: _Optional[_Union[_registry_pb2.Proposal, _Mapping]] = ..., reconciliation: _Optional[_Union[_reconciliation_pb2.Reconciliation, _Mapping]] = ..., wait: _Optional[_Union[_wait_pb2.Wait, _Mapping]] = ..., hold: _Optional[_Union[_admin_pb2.Hold, _Mapping]] = ..., stuck_run: _Optional[_Union[StuckRun, _Mapping]] = ..., assessment_due: _Optional[_Union[AssessmentDue, _Mapping]] = ..., handoff: _Optional[_Union[_handoff_pb2.Handoff, _Mapping]] = ..., approval: _Optional[_Union[_approval_pb2.Approval, _Mapping]] = ..., work_order_proposal: _Optional[_Union[_work_order_pb2.WorkOrderRecord, _Mapping]] = ...) -> None: ...
 
 class AssessmentDue(_message.Message):
     __slots__ = ("run_id", "kind", "contract_id", "since_ms")

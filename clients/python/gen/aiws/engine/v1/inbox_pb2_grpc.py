@@ -31,8 +31,8 @@ class InboxServiceStub(object):
     awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
     waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
     the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-    under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-    expire (within an hour), oldest first. It is a read over the durable
+    under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+    expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
     records, so an item leaves the inbox in the same transaction that decides it (a stuck
     run, in the transaction that leases its node, pauses its work order or ends the run).
     It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -63,8 +63,8 @@ class InboxServiceServicer(object):
     awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
     waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
     the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-    under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-    expire (within an hour), oldest first. It is a read over the durable
+    under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+    expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
     records, so an item leaves the inbox in the same transaction that decides it (a stuck
     run, in the transaction that leases its node, pauses its work order or ends the run).
     It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -122,8 +122,8 @@ class InboxService(object):
     awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
     waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
     the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-    under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-    expire (within an hour), oldest first. It is a read over the durable
+    under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+    expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
     records, so an item leaves the inbox in the same transaction that decides it (a stuck
     run, in the transaction that leases its node, pauses its work order or ends the run).
     It needs the `inbox.read` action on the work order asked for (on every work order,

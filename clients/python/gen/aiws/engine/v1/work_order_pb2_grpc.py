@@ -51,8 +51,11 @@ class WorkOrderServiceStub(object):
     Grants: `work_order.create` on the parent (for a root, on the new work order) to
     create; `work_order.read` on a work order to read it and list its children;
     `work_order.close` on it to close it. Creating a work order is a human's or a
-    service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-    a wait of its run, see docs/concepts.md, and the human creates it).
+    service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+    instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+    resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+    (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+    decline it with a reason (DECLINED, final).
     """
 
     def __init__(self, channel):
@@ -80,6 +83,16 @@ class WorkOrderServiceStub(object):
                 '/aiws.engine.v1.WorkOrderService/CloseWorkOrder',
                 request_serializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.CloseWorkOrderRequest.SerializeToString,
                 response_deserializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.CloseWorkOrderResponse.FromString,
+                _registered_method=True)
+        self.ProposeWorkOrder = channel.unary_unary(
+                '/aiws.engine.v1.WorkOrderService/ProposeWorkOrder',
+                request_serializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.ProposeWorkOrderRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.ProposeWorkOrderResponse.FromString,
+                _registered_method=True)
+        self.DecideWorkOrderProposal = channel.unary_unary(
+                '/aiws.engine.v1.WorkOrderService/DecideWorkOrderProposal',
+                request_serializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.DecideWorkOrderProposalRequest.SerializeToString,
+                response_deserializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.DecideWorkOrderProposalResponse.FromString,
                 _registered_method=True)
 
 
@@ -109,8 +122,11 @@ class WorkOrderServiceServicer(object):
     Grants: `work_order.create` on the parent (for a root, on the new work order) to
     create; `work_order.read` on a work order to read it and list its children;
     `work_order.close` on it to close it. Creating a work order is a human's or a
-    service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-    a wait of its run, see docs/concepts.md, and the human creates it).
+    service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+    instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+    resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+    (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+    decline it with a reason (DECLINED, final).
     """
 
     def CreateWorkOrder(self, request, context):
@@ -154,6 +170,35 @@ class WorkOrderServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ProposeWorkOrder(self, request, context):
+        """ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+        what an agent does where a human would create one. It is checked as a create would be
+        (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+        WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+        proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+        human approves it. `work_order_id` is the idempotency key: the same proposer
+        repeating the same proposal gets the record with `replayed = true`; anything else
+        under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+        ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+        its parent's child; it counts in no `child_count` until approved.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DecideWorkOrderProposal(self, request, context):
+        """DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+        on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+        it OPEN after the checks of a direct create, made now against its parent as it is
+        (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+        (a `reason` is required) makes it DECLINED for good. The same decision again answers
+        the record unchanged; the other one, or a decision on a work order created directly,
+        fails with WORK_ORDER_PROPOSAL_DECIDED.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_WorkOrderServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -176,6 +221,16 @@ def add_WorkOrderServiceServicer_to_server(servicer, server):
                     servicer.CloseWorkOrder,
                     request_deserializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.CloseWorkOrderRequest.FromString,
                     response_serializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.CloseWorkOrderResponse.SerializeToString,
+            ),
+            'ProposeWorkOrder': grpc.unary_unary_rpc_method_handler(
+                    servicer.ProposeWorkOrder,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.ProposeWorkOrderRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.ProposeWorkOrderResponse.SerializeToString,
+            ),
+            'DecideWorkOrderProposal': grpc.unary_unary_rpc_method_handler(
+                    servicer.DecideWorkOrderProposal,
+                    request_deserializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.DecideWorkOrderProposalRequest.FromString,
+                    response_serializer=aiws_dot_engine_dot_v1_dot_work__order__pb2.DecideWorkOrderProposalResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -211,8 +266,11 @@ class WorkOrderService(object):
     Grants: `work_order.create` on the parent (for a root, on the new work order) to
     create; `work_order.read` on a work order to read it and list its children;
     `work_order.close` on it to close it. Creating a work order is a human's or a
-    service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-    a wait of its run, see docs/concepts.md, and the human creates it).
+    service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+    instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+    resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+    (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+    decline it with a reason (DECLINED, final).
     """
 
     @staticmethod
@@ -313,6 +371,60 @@ class WorkOrderService(object):
             '/aiws.engine.v1.WorkOrderService/CloseWorkOrder',
             aiws_dot_engine_dot_v1_dot_work__order__pb2.CloseWorkOrderRequest.SerializeToString,
             aiws_dot_engine_dot_v1_dot_work__order__pb2.CloseWorkOrderResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ProposeWorkOrder(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.WorkOrderService/ProposeWorkOrder',
+            aiws_dot_engine_dot_v1_dot_work__order__pb2.ProposeWorkOrderRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_work__order__pb2.ProposeWorkOrderResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DecideWorkOrderProposal(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/aiws.engine.v1.WorkOrderService/DecideWorkOrderProposal',
+            aiws_dot_engine_dot_v1_dot_work__order__pb2.DecideWorkOrderProposalRequest.SerializeToString,
+            aiws_dot_engine_dot_v1_dot_work__order__pb2.DecideWorkOrderProposalResponse.FromString,
             options,
             channel_credentials,
             insecure,

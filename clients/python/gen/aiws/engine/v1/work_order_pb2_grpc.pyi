@@ -52,8 +52,11 @@ class WorkOrderServiceStub:
     Grants: `work_order.create` on the parent (for a root, on the new work order) to
     create; `work_order.read` on a work order to read it and list its children;
     `work_order.close` on it to close it. Creating a work order is a human's or a
-    service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-    a wait of its run, see docs/concepts.md, and the human creates it).
+    service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+    instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+    resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+    (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+    decline it with a reason (DECLINED, final).
     """
 
     @_typing.overload
@@ -85,6 +88,27 @@ class WorkOrderServiceStub:
     live run, or with a child that is neither closed nor cancelled, fails with
     WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
     """
+    ProposeWorkOrder: _grpc.UnaryUnaryMultiCallable[_work_order_pb2.ProposeWorkOrderRequest, _work_order_pb2.ProposeWorkOrderResponse]
+    """ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+    what an agent does where a human would create one. It is checked as a create would be
+    (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+    WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+    proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+    human approves it. `work_order_id` is the idempotency key: the same proposer
+    repeating the same proposal gets the record with `replayed = true`; anything else
+    under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+    ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+    its parent's child; it counts in no `child_count` until approved.
+    """
+    DecideWorkOrderProposal: _grpc.UnaryUnaryMultiCallable[_work_order_pb2.DecideWorkOrderProposalRequest, _work_order_pb2.DecideWorkOrderProposalResponse]
+    """DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+    on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+    it OPEN after the checks of a direct create, made now against its parent as it is
+    (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+    (a `reason` is required) makes it DECLINED for good. The same decision again answers
+    the record unchanged; the other one, or a decision on a work order created directly,
+    fails with WORK_ORDER_PROPOSAL_DECIDED.
+    """
 
 @_typing.type_check_only
 class WorkOrderServiceAsyncStub(WorkOrderServiceStub):
@@ -113,8 +137,11 @@ class WorkOrderServiceAsyncStub(WorkOrderServiceStub):
     Grants: `work_order.create` on the parent (for a root, on the new work order) to
     create; `work_order.read` on a work order to read it and list its children;
     `work_order.close` on it to close it. Creating a work order is a human's or a
-    service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-    a wait of its run, see docs/concepts.md, and the human creates it).
+    service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+    instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+    resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+    (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+    decline it with a reason (DECLINED, final).
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -143,6 +170,27 @@ class WorkOrderServiceAsyncStub(WorkOrderServiceStub):
     live run, or with a child that is neither closed nor cancelled, fails with
     WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
     """
+    ProposeWorkOrder: _aio.UnaryUnaryMultiCallable[_work_order_pb2.ProposeWorkOrderRequest, _work_order_pb2.ProposeWorkOrderResponse]  # type: ignore[assignment]
+    """ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+    what an agent does where a human would create one. It is checked as a create would be
+    (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+    WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+    proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+    human approves it. `work_order_id` is the idempotency key: the same proposer
+    repeating the same proposal gets the record with `replayed = true`; anything else
+    under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+    ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+    its parent's child; it counts in no `child_count` until approved.
+    """
+    DecideWorkOrderProposal: _aio.UnaryUnaryMultiCallable[_work_order_pb2.DecideWorkOrderProposalRequest, _work_order_pb2.DecideWorkOrderProposalResponse]  # type: ignore[assignment]
+    """DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+    on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+    it OPEN after the checks of a direct create, made now against its parent as it is
+    (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+    (a `reason` is required) makes it DECLINED for good. The same decision again answers
+    the record unchanged; the other one, or a decision on a work order created directly,
+    fails with WORK_ORDER_PROPOSAL_DECIDED.
+    """
 
 class WorkOrderServiceServicer(metaclass=_abc_1.ABCMeta):
     """WorkOrderService keeps work orders as records and as a tree. Every run belongs to one
@@ -170,8 +218,11 @@ class WorkOrderServiceServicer(metaclass=_abc_1.ABCMeta):
     Grants: `work_order.create` on the parent (for a root, on the new work order) to
     create; `work_order.read` on a work order to read it and list its children;
     `work_order.close` on it to close it. Creating a work order is a human's or a
-    service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-    a wait of its run, see docs/concepts.md, and the human creates it).
+    service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+    instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+    resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+    (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+    decline it with a reason (DECLINED, final).
     """
 
     @_abc_1.abstractmethod
@@ -221,6 +272,39 @@ class WorkOrderServiceServicer(metaclass=_abc_1.ABCMeta):
         resume or child is admitted in it afterwards (WORK_ORDER_CLOSED). A work order with a
         live run, or with a child that is neither closed nor cancelled, fails with
         WORK_ORDER_NOT_DRAINED. Closing a closed work order answers it unchanged.
+        """
+
+    @_abc_1.abstractmethod
+    def ProposeWorkOrder(
+        self,
+        request: _work_order_pb2.ProposeWorkOrderRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_work_order_pb2.ProposeWorkOrderResponse, _abc.Awaitable[_work_order_pb2.ProposeWorkOrderResponse]]:
+        """ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+        what an agent does where a human would create one. It is checked as a create would be
+        (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+        WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+        proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+        human approves it. `work_order_id` is the idempotency key: the same proposer
+        repeating the same proposal gets the record with `replayed = true`; anything else
+        under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+        ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+        its parent's child; it counts in no `child_count` until approved.
+        """
+
+    @_abc_1.abstractmethod
+    def DecideWorkOrderProposal(
+        self,
+        request: _work_order_pb2.DecideWorkOrderProposalRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_work_order_pb2.DecideWorkOrderProposalResponse, _abc.Awaitable[_work_order_pb2.DecideWorkOrderProposalResponse]]:
+        """DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+        on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+        it OPEN after the checks of a direct create, made now against its parent as it is
+        (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+        (a `reason` is required) makes it DECLINED for good. The same decision again answers
+        the record unchanged; the other one, or a decision on a work order created directly,
+        fails with WORK_ORDER_PROPOSAL_DECIDED.
         """
 
 def add_WorkOrderServiceServicer_to_server(servicer: WorkOrderServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

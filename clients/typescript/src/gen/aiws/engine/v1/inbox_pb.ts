@@ -18,13 +18,15 @@ import type { Proposal } from "./registry_pb.js";
 import { file_aiws_engine_v1_registry } from "./registry_pb.js";
 import type { Wait } from "./wait_pb.js";
 import { file_aiws_engine_v1_wait } from "./wait_pb.js";
+import type { WorkOrderRecord } from "./work_order_pb.js";
+import { file_aiws_engine_v1_work_order } from "./work_order_pb.js";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file aiws/engine/v1/inbox.proto.
  */
 export const file_aiws_engine_v1_inbox: GenFile = /*@__PURE__*/
-  fileDesc("ChphaXdzL2VuZ2luZS92MS9pbmJveC5wcm90bxIOYWl3cy5lbmdpbmUudjEilAQKCUluYm94SXRlbRIPCgdpdGVtX2lkGAEgASgJEisKBGtpbmQYAiABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhAKCHNpbmNlX21zGAMgASgDEhUKDXdvcmtfb3JkZXJfaWQYBCABKAkSDgoGcnVuX2lkGAUgASgJEg8KB3N1bW1hcnkYBiABKAkSLAoIcHJvcG9zYWwYCiABKAsyGC5haXdzLmVuZ2luZS52MS5Qcm9wb3NhbEgAEjgKDnJlY29uY2lsaWF0aW9uGAsgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVjb25jaWxpYXRpb25IABIkCgR3YWl0GAwgASgLMhQuYWl3cy5lbmdpbmUudjEuV2FpdEgAEiQKBGhvbGQYDSABKAsyFC5haXdzLmVuZ2luZS52MS5Ib2xkSAASLQoJc3R1Y2tfcnVuGA4gASgLMhguYWl3cy5lbmdpbmUudjEuU3R1Y2tSdW5IABI3Cg5hc3Nlc3NtZW50X2R1ZRgPIAEoCzIdLmFpd3MuZW5naW5lLnYxLkFzc2Vzc21lbnREdWVIABIqCgdoYW5kb2ZmGBAgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZkgAEiwKCGFwcHJvdmFsGBEgASgLMhguYWl3cy5lbmdpbmUudjEuQXBwcm92YWxIAEIJCgdzdWJqZWN0InQKDUFzc2Vzc21lbnREdWUSDgoGcnVuX2lkGAEgASgJEiwKBGtpbmQYAiABKA4yHi5haXdzLmVuZ2luZS52MS5Bc3Nlc3NtZW50S2luZBITCgtjb250cmFjdF9pZBgDIAEoCRIQCghzaW5jZV9tcxgEIAEoAyKfAQoIU3R1Y2tSdW4SDgoGcnVuX2lkGAEgASgJEhAKCG5vZGVfdWlkGAIgASgJEg0KBW1vZGVsGAMgASgJEhYKDnJlYWR5X3NpbmNlX21zGAQgASgDEg4KBnNlcnZlZBgFIAEoCBIlCh1zY2hlZHVsZV90b19zdGFydF9kZWFkbGluZV9tcxgGIAEoAxITCgtzdHVja19ub2RlcxgHIAEoAyJICgpJbmJveENvdW50EisKBGtpbmQYASABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEg0KBWNvdW50GAIgASgDIn4KEExpc3RJbmJveFJlcXVlc3QSLAoFa2luZHMYASADKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhUKDXdvcmtfb3JkZXJfaWQYAiABKAkSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkikQEKEUxpc3RJbmJveFJlc3BvbnNlEigKBWl0ZW1zGAEgAygLMhkuYWl3cy5lbmdpbmUudjEuSW5ib3hJdGVtEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCRIqCgZjb3VudHMYAyADKAsyGi5haXdzLmVuZ2luZS52MS5JbmJveENvdW50Eg0KBXRvdGFsGAQgASgDIioKEVdhdGNoSW5ib3hSZXF1ZXN0EhUKDXdvcmtfb3JkZXJfaWQYASABKAkiZAoSV2F0Y2hJbmJveFJlc3BvbnNlEioKBmNvdW50cxgBIAMoCzIaLmFpd3MuZW5naW5lLnYxLkluYm94Q291bnQSDQoFdG90YWwYAiABKAMSEwoLZmluZ2VycHJpbnQYAyABKAkq9QIKDUluYm94SXRlbUtpbmQSHwobSU5CT1hfSVRFTV9LSU5EX1VOU1BFQ0lGSUVEEAASHAoYSU5CT1hfSVRFTV9LSU5EX1BST1BPU0FMEAESIgoeSU5CT1hfSVRFTV9LSU5EX1JFQ09OQ0lMSUFUSU9OEAISHwobSU5CT1hfSVRFTV9LSU5EX0hVTUFOX0lOUFVUEAMSIQodSU5CT1hfSVRFTV9LSU5EX0FVVEhPUklaQVRJT04QBBIYChRJTkJPWF9JVEVNX0tJTkRfSE9MRBAFEh0KGUlOQk9YX0lURU1fS0lORF9TVFVDS19SVU4QBhIeChpJTkJPWF9JVEVNX0tJTkRfQUNDRVBUQU5DRRAHEiAKHElOQk9YX0lURU1fS0lORF9WRVJJRklDQVRJT04QCBIbChdJTkJPWF9JVEVNX0tJTkRfSEFORE9GRhAJEiUKIUlOQk9YX0lURU1fS0lORF9BUFBST1ZBTF9FWFBJUklORxAKMsEBCgxJbmJveFNlcnZpY2USVQoJTGlzdEluYm94EiAuYWl3cy5lbmdpbmUudjEuTGlzdEluYm94UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkxpc3RJbmJveFJlc3BvbnNlIgOQAgESWgoKV2F0Y2hJbmJveBIhLmFpd3MuZW5naW5lLnYxLldhdGNoSW5ib3hSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuV2F0Y2hJbmJveFJlc3BvbnNlIgOQAgEwAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_admin, file_aiws_engine_v1_approval, file_aiws_engine_v1_assessment, file_aiws_engine_v1_handoff, file_aiws_engine_v1_reconciliation, file_aiws_engine_v1_registry, file_aiws_engine_v1_wait]);
+  fileDesc("ChphaXdzL2VuZ2luZS92MS9pbmJveC5wcm90bxIOYWl3cy5lbmdpbmUudjEi1AQKCUluYm94SXRlbRIPCgdpdGVtX2lkGAEgASgJEisKBGtpbmQYAiABKA4yHS5haXdzLmVuZ2luZS52MS5JbmJveEl0ZW1LaW5kEhAKCHNpbmNlX21zGAMgASgDEhUKDXdvcmtfb3JkZXJfaWQYBCABKAkSDgoGcnVuX2lkGAUgASgJEg8KB3N1bW1hcnkYBiABKAkSLAoIcHJvcG9zYWwYCiABKAsyGC5haXdzLmVuZ2luZS52MS5Qcm9wb3NhbEgAEjgKDnJlY29uY2lsaWF0aW9uGAsgASgLMh4uYWl3cy5lbmdpbmUudjEuUmVjb25jaWxpYXRpb25IABIkCgR3YWl0GAwgASgLMhQuYWl3cy5lbmdpbmUudjEuV2FpdEgAEiQKBGhvbGQYDSABKAsyFC5haXdzLmVuZ2luZS52MS5Ib2xkSAASLQoJc3R1Y2tfcnVuGA4gASgLMhguYWl3cy5lbmdpbmUudjEuU3R1Y2tSdW5IABI3Cg5hc3Nlc3NtZW50X2R1ZRgPIAEoCzIdLmFpd3MuZW5naW5lLnYxLkFzc2Vzc21lbnREdWVIABIqCgdoYW5kb2ZmGBAgASgLMhcuYWl3cy5lbmdpbmUudjEuSGFuZG9mZkgAEiwKCGFwcHJvdmFsGBEgASgLMhguYWl3cy5lbmdpbmUudjEuQXBwcm92YWxIABI+ChN3b3JrX29yZGVyX3Byb3Bvc2FsGBIgASgLMh8uYWl3cy5lbmdpbmUudjEuV29ya09yZGVyUmVjb3JkSABCCQoHc3ViamVjdCJ0Cg1Bc3Nlc3NtZW50RHVlEg4KBnJ1bl9pZBgBIAEoCRIsCgRraW5kGAIgASgOMh4uYWl3cy5lbmdpbmUudjEuQXNzZXNzbWVudEtpbmQSEwoLY29udHJhY3RfaWQYAyABKAkSEAoIc2luY2VfbXMYBCABKAMinwEKCFN0dWNrUnVuEg4KBnJ1bl9pZBgBIAEoCRIQCghub2RlX3VpZBgCIAEoCRINCgVtb2RlbBgDIAEoCRIWCg5yZWFkeV9zaW5jZV9tcxgEIAEoAxIOCgZzZXJ2ZWQYBSABKAgSJQodc2NoZWR1bGVfdG9fc3RhcnRfZGVhZGxpbmVfbXMYBiABKAMSEwoLc3R1Y2tfbm9kZXMYByABKAMiSAoKSW5ib3hDb3VudBIrCgRraW5kGAEgASgOMh0uYWl3cy5lbmdpbmUudjEuSW5ib3hJdGVtS2luZBINCgVjb3VudBgCIAEoAyJ+ChBMaXN0SW5ib3hSZXF1ZXN0EiwKBWtpbmRzGAEgAygOMh0uYWl3cy5lbmdpbmUudjEuSW5ib3hJdGVtS2luZBIVCg13b3JrX29yZGVyX2lkGAIgASgJEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIpEBChFMaXN0SW5ib3hSZXNwb25zZRIoCgVpdGVtcxgBIAMoCzIZLmFpd3MuZW5naW5lLnYxLkluYm94SXRlbRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSKgoGY291bnRzGAMgAygLMhouYWl3cy5lbmdpbmUudjEuSW5ib3hDb3VudBINCgV0b3RhbBgEIAEoAyIqChFXYXRjaEluYm94UmVxdWVzdBIVCg13b3JrX29yZGVyX2lkGAEgASgJImQKEldhdGNoSW5ib3hSZXNwb25zZRIqCgZjb3VudHMYASADKAsyGi5haXdzLmVuZ2luZS52MS5JbmJveENvdW50Eg0KBXRvdGFsGAIgASgDEhMKC2ZpbmdlcnByaW50GAMgASgJKp4DCg1JbmJveEl0ZW1LaW5kEh8KG0lOQk9YX0lURU1fS0lORF9VTlNQRUNJRklFRBAAEhwKGElOQk9YX0lURU1fS0lORF9QUk9QT1NBTBABEiIKHklOQk9YX0lURU1fS0lORF9SRUNPTkNJTElBVElPThACEh8KG0lOQk9YX0lURU1fS0lORF9IVU1BTl9JTlBVVBADEiEKHUlOQk9YX0lURU1fS0lORF9BVVRIT1JJWkFUSU9OEAQSGAoUSU5CT1hfSVRFTV9LSU5EX0hPTEQQBRIdChlJTkJPWF9JVEVNX0tJTkRfU1RVQ0tfUlVOEAYSHgoaSU5CT1hfSVRFTV9LSU5EX0FDQ0VQVEFOQ0UQBxIgChxJTkJPWF9JVEVNX0tJTkRfVkVSSUZJQ0FUSU9OEAgSGwoXSU5CT1hfSVRFTV9LSU5EX0hBTkRPRkYQCRIlCiFJTkJPWF9JVEVNX0tJTkRfQVBQUk9WQUxfRVhQSVJJTkcQChInCiNJTkJPWF9JVEVNX0tJTkRfV09SS19PUkRFUl9QUk9QT1NBTBALMsEBCgxJbmJveFNlcnZpY2USVQoJTGlzdEluYm94EiAuYWl3cy5lbmdpbmUudjEuTGlzdEluYm94UmVxdWVzdBohLmFpd3MuZW5naW5lLnYxLkxpc3RJbmJveFJlc3BvbnNlIgOQAgESWgoKV2F0Y2hJbmJveBIhLmFpd3MuZW5naW5lLnYxLldhdGNoSW5ib3hSZXF1ZXN0GiIuYWl3cy5lbmdpbmUudjEuV2F0Y2hJbmJveFJlc3BvbnNlIgOQAgEwAUJhChlkZXYucHJheGlzLmFpd3MuZW5naW5lLnYxUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z", [file_aiws_engine_v1_admin, file_aiws_engine_v1_approval, file_aiws_engine_v1_assessment, file_aiws_engine_v1_handoff, file_aiws_engine_v1_reconciliation, file_aiws_engine_v1_registry, file_aiws_engine_v1_wait, file_aiws_engine_v1_work_order]);
 
 /**
  * InboxItem is one thing waiting for a human.
@@ -35,8 +37,8 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
   /**
    * A stable id of the item: `proposal:<work order>/<run>/<proposal>`,
    * `reconciliation:<attempt>`, `wait:<wait>`, `hold:<kind>/<work order>`,
-   * `stuck:<run>`, `acceptance:<run>`, `verification:<run>`, `handoff:<delivery>` or
-   * `approval:<approval>`.
+   * `stuck:<run>`, `acceptance:<run>`, `verification:<run>`, `handoff:<delivery>`,
+   * `approval:<approval>` or `work_order:<proposed work order>`.
    *
    * @generated from field: string item_id = 1;
    */
@@ -152,6 +154,16 @@ export type InboxItem = Message<"aiws.engine.v1.InboxItem"> & {
      */
     value: Approval;
     case: "approval";
+  } | {
+    /**
+     * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+     * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+     * once approved (its own budget, or less when its ancestors have less left).
+     *
+     * @generated from field: aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;
+     */
+    value: WorkOrderRecord;
+    case: "workOrderProposal";
   } | { case: undefined; value?: undefined };
 };
 
@@ -308,7 +320,7 @@ export const InboxCountSchema: GenMessage<InboxCount> = /*@__PURE__*/
  */
 export type ListInboxRequest = Message<"aiws.engine.v1.ListInboxRequest"> & {
   /**
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    *
    * @generated from field: repeated aiws.engine.v1.InboxItemKind kinds = 1;
@@ -548,6 +560,16 @@ export enum InboxItemKind {
    * @generated from enum value: INBOX_ITEM_KIND_APPROVAL_EXPIRING = 10;
    */
   APPROVAL_EXPIRING = 10,
+
+  /**
+   * A child work order an agent proposed (WorkOrderService.ProposeWorkOrder): a human
+   * approves or declines it (DecideWorkOrderProposal). The item's `work_order_id` is the
+   * proposal's parent (where the decision is taken), its `work_order_proposal` the
+   * proposal: its id, title, budget, actions and proposer (`creator`).
+   *
+   * @generated from enum value: INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL = 11;
+   */
+  WORK_ORDER_PROPOSAL = 11,
 }
 
 /**
@@ -562,8 +584,8 @@ export const InboxItemKindSchema: GenEnum<InboxItemKind> = /*@__PURE__*/
  * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
  * waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
  * the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
- * under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
- * expire (within an hour), oldest first. It is a read over the durable
+ * under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+ * expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
  * records, so an item leaves the inbox in the same transaction that decides it (a stuck
  * run, in the transaction that leases its node, pauses its work order or ends the run).
  * It needs the `inbox.read` action on the work order asked for (on every work order,

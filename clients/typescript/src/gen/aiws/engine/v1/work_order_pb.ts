@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file aiws/engine/v1/work_order.proto.
  */
 export const file_aiws_engine_v1_work_order: GenFile = /*@__PURE__*/
-  fileDesc("Ch9haXdzL2VuZ2luZS92MS93b3JrX29yZGVyLnByb3RvEg5haXdzLmVuZ2luZS52MSItCg1SdW5TdGF0ZUNvdW50Eg0KBXN0YXRlGAEgASgJEg0KBWNvdW50GAIgASgDIskDCg9Xb3JrT3JkZXJSZWNvcmQSFQoNd29ya19vcmRlcl9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRI7CgZsYWJlbHMYAyADKAsyKy5haXdzLmVuZ2luZS52MS5Xb3JrT3JkZXJSZWNvcmQuTGFiZWxzRW50cnkSDwoHY3JlYXRvchgEIAEoCRIRCglwYXJlbnRfaWQYBSABKAkSEQoJYW5jZXN0b3JzGAYgAygJEi0KBXN0YXRlGAcgASgOMh4uYWl3cy5lbmdpbmUudjEuV29ya09yZGVyU3RhdGUSEgoKc3RhdGVfZnJvbRgIIAEoCRIbChNidWRnZXRfbWljcm9jcmVkaXRzGAkgASgJEhoKEnNwZW50X21pY3JvY3JlZGl0cxgKIAEoCRIeChZyZW1haW5pbmdfbWljcm9jcmVkaXRzGAsgASgJEg8KB2FjdGlvbnMYDCADKAkSFQoNY3JlYXRlZF9hdF9tcxgNIAEoAxIUCgxjbG9zZWRfYXRfbXMYDiABKAMSEwoLY2hpbGRfY291bnQYDyABKAUaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASLyAQoWQ3JlYXRlV29ya09yZGVyUmVxdWVzdBIVCg13b3JrX29yZGVyX2lkGAEgASgJEhEKCXBhcmVudF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRJCCgZsYWJlbHMYBCADKAsyMi5haXdzLmVuZ2luZS52MS5DcmVhdGVXb3JrT3JkZXJSZXF1ZXN0LkxhYmVsc0VudHJ5EhsKE2J1ZGdldF9taWNyb2NyZWRpdHMYBSABKAkSDwoHYWN0aW9ucxgGIAMoCRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBImAKF0NyZWF0ZVdvcmtPcmRlclJlc3BvbnNlEjMKCndvcmtfb3JkZXIYASABKAsyHy5haXdzLmVuZ2luZS52MS5Xb3JrT3JkZXJSZWNvcmQSEAoIcmVwbGF5ZWQYAiABKAgiMgoZR2V0V29ya09yZGVyUmVjb3JkUmVxdWVzdBIVCg13b3JrX29yZGVyX2lkGAEgASgJIrcBChpHZXRXb3JrT3JkZXJSZWNvcmRSZXNwb25zZRIzCgp3b3JrX29yZGVyGAEgASgLMh8uYWl3cy5lbmdpbmUudjEuV29ya09yZGVyUmVjb3JkEjEKCnJ1bl9jb3VudHMYAiADKAsyHS5haXdzLmVuZ2luZS52MS5SdW5TdGF0ZUNvdW50EjEKCGNoaWxkcmVuGAMgAygLMh8uYWl3cy5lbmdpbmUudjEuV29ya09yZGVyUmVjb3JkIpABChVMaXN0V29ya09yZGVyc1JlcXVlc3QSEQoJcGFyZW50X2lkGAEgASgJEi0KBXN0YXRlGAIgASgOMh4uYWl3cy5lbmdpbmUudjEuV29ya09yZGVyU3RhdGUSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkSDgoGYWN0aW9uGAUgASgJImcKFkxpc3RXb3JrT3JkZXJzUmVzcG9uc2USNAoLd29ya19vcmRlcnMYASADKAsyHy5haXdzLmVuZ2luZS52MS5Xb3JrT3JkZXJSZWNvcmQSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIi4KFUNsb3NlV29ya09yZGVyUmVxdWVzdBIVCg13b3JrX29yZGVyX2lkGAEgASgJIk0KFkNsb3NlV29ya09yZGVyUmVzcG9uc2USMwoKd29ya19vcmRlchgBIAEoCzIfLmFpd3MuZW5naW5lLnYxLldvcmtPcmRlclJlY29yZCqnAQoOV29ya09yZGVyU3RhdGUSIAocV09SS19PUkRFUl9TVEFURV9VTlNQRUNJRklFRBAAEhkKFVdPUktfT1JERVJfU1RBVEVfT1BFThABEhsKF1dPUktfT1JERVJfU1RBVEVfUEFVU0VEEAISHgoaV09SS19PUkRFUl9TVEFURV9DQU5DRUxMRUQQAxIbChdXT1JLX09SREVSX1NUQVRFX0NMT1NFRBAEMq8DChBXb3JrT3JkZXJTZXJ2aWNlEmIKD0NyZWF0ZVdvcmtPcmRlchImLmFpd3MuZW5naW5lLnYxLkNyZWF0ZVdvcmtPcmRlclJlcXVlc3QaJy5haXdzLmVuZ2luZS52MS5DcmVhdGVXb3JrT3JkZXJSZXNwb25zZRJwChJHZXRXb3JrT3JkZXJSZWNvcmQSKS5haXdzLmVuZ2luZS52MS5HZXRXb3JrT3JkZXJSZWNvcmRSZXF1ZXN0GiouYWl3cy5lbmdpbmUudjEuR2V0V29ya09yZGVyUmVjb3JkUmVzcG9uc2UiA5ACARJkCg5MaXN0V29ya09yZGVycxIlLmFpd3MuZW5naW5lLnYxLkxpc3RXb3JrT3JkZXJzUmVxdWVzdBomLmFpd3MuZW5naW5lLnYxLkxpc3RXb3JrT3JkZXJzUmVzcG9uc2UiA5ACARJfCg5DbG9zZVdvcmtPcmRlchIlLmFpd3MuZW5naW5lLnYxLkNsb3NlV29ya09yZGVyUmVxdWVzdBomLmFpd3MuZW5naW5lLnYxLkNsb3NlV29ya09yZGVyUmVzcG9uc2VCcQoZZGV2LnByYXhpcy5haXdzLmVuZ2luZS52MUIOV29ya09yZGVyUHJvdG9QAVpCZ2l0aHViLmNvbS9wcmF4aXMtZW5naW5lL3ByYXhpcy9jbGllbnRzL2dvL2Fpd3MvZW5naW5lL3YxO2VuZ2luZXYxYgZwcm90bzM");
+  fileDesc("Ch9haXdzL2VuZ2luZS92MS93b3JrX29yZGVyLnByb3RvEg5haXdzLmVuZ2luZS52MSItCg1SdW5TdGF0ZUNvdW50Eg0KBXN0YXRlGAEgASgJEg0KBWNvdW50GAIgASgDIr0ECg9Xb3JrT3JkZXJSZWNvcmQSFQoNd29ya19vcmRlcl9pZBgBIAEoCRINCgV0aXRsZRgCIAEoCRI7CgZsYWJlbHMYAyADKAsyKy5haXdzLmVuZ2luZS52MS5Xb3JrT3JkZXJSZWNvcmQuTGFiZWxzRW50cnkSDwoHY3JlYXRvchgEIAEoCRIRCglwYXJlbnRfaWQYBSABKAkSEQoJYW5jZXN0b3JzGAYgAygJEi0KBXN0YXRlGAcgASgOMh4uYWl3cy5lbmdpbmUudjEuV29ya09yZGVyU3RhdGUSEgoKc3RhdGVfZnJvbRgIIAEoCRIbChNidWRnZXRfbWljcm9jcmVkaXRzGAkgASgJEhoKEnNwZW50X21pY3JvY3JlZGl0cxgKIAEoCRIeChZyZW1haW5pbmdfbWljcm9jcmVkaXRzGAsgASgJEg8KB2FjdGlvbnMYDCADKAkSFQoNY3JlYXRlZF9hdF9tcxgNIAEoAxIUCgxjbG9zZWRfYXRfbXMYDiABKAMSEwoLY2hpbGRfY291bnQYDyABKAUSEAoIcHJvcG9zZWQYECABKAgSEgoKZGVjaWRlZF9ieRgRIAEoCRIVCg1kZWNpZGVkX2F0X21zGBIgASgDEhYKDmRlY2xpbmVfcmVhc29uGBMgASgJEh0KFXJlc2VydmVkX21pY3JvY3JlZGl0cxgUIAEoCRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIvIBChZDcmVhdGVXb3JrT3JkZXJSZXF1ZXN0EhUKDXdvcmtfb3JkZXJfaWQYASABKAkSEQoJcGFyZW50X2lkGAIgASgJEg0KBXRpdGxlGAMgASgJEkIKBmxhYmVscxgEIAMoCzIyLmFpd3MuZW5naW5lLnYxLkNyZWF0ZVdvcmtPcmRlclJlcXVlc3QuTGFiZWxzRW50cnkSGwoTYnVkZ2V0X21pY3JvY3JlZGl0cxgFIAEoCRIPCgdhY3Rpb25zGAYgAygJGi0KC0xhYmVsc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiYAoXQ3JlYXRlV29ya09yZGVyUmVzcG9uc2USMwoKd29ya19vcmRlchgBIAEoCzIfLmFpd3MuZW5naW5lLnYxLldvcmtPcmRlclJlY29yZBIQCghyZXBsYXllZBgCIAEoCCIyChlHZXRXb3JrT3JkZXJSZWNvcmRSZXF1ZXN0EhUKDXdvcmtfb3JkZXJfaWQYASABKAkitwEKGkdldFdvcmtPcmRlclJlY29yZFJlc3BvbnNlEjMKCndvcmtfb3JkZXIYASABKAsyHy5haXdzLmVuZ2luZS52MS5Xb3JrT3JkZXJSZWNvcmQSMQoKcnVuX2NvdW50cxgCIAMoCzIdLmFpd3MuZW5naW5lLnYxLlJ1blN0YXRlQ291bnQSMQoIY2hpbGRyZW4YAyADKAsyHy5haXdzLmVuZ2luZS52MS5Xb3JrT3JkZXJSZWNvcmQikAEKFUxpc3RXb3JrT3JkZXJzUmVxdWVzdBIRCglwYXJlbnRfaWQYASABKAkSLQoFc3RhdGUYAiABKA4yHi5haXdzLmVuZ2luZS52MS5Xb3JrT3JkZXJTdGF0ZRIRCglwYWdlX3NpemUYAyABKAUSEgoKcGFnZV90b2tlbhgEIAEoCRIOCgZhY3Rpb24YBSABKAkiZwoWTGlzdFdvcmtPcmRlcnNSZXNwb25zZRI0Cgt3b3JrX29yZGVycxgBIAMoCzIfLmFpd3MuZW5naW5lLnYxLldvcmtPcmRlclJlY29yZBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiLgoVQ2xvc2VXb3JrT3JkZXJSZXF1ZXN0EhUKDXdvcmtfb3JkZXJfaWQYASABKAkiTQoWQ2xvc2VXb3JrT3JkZXJSZXNwb25zZRIzCgp3b3JrX29yZGVyGAEgASgLMh8uYWl3cy5lbmdpbmUudjEuV29ya09yZGVyUmVjb3JkIvQBChdQcm9wb3NlV29ya09yZGVyUmVxdWVzdBIVCg13b3JrX29yZGVyX2lkGAEgASgJEhEKCXBhcmVudF9pZBgCIAEoCRINCgV0aXRsZRgDIAEoCRJDCgZsYWJlbHMYBCADKAsyMy5haXdzLmVuZ2luZS52MS5Qcm9wb3NlV29ya09yZGVyUmVxdWVzdC5MYWJlbHNFbnRyeRIbChNidWRnZXRfbWljcm9jcmVkaXRzGAUgASgJEg8KB2FjdGlvbnMYBiADKAkaLQoLTGFiZWxzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJhChhQcm9wb3NlV29ya09yZGVyUmVzcG9uc2USMwoKd29ya19vcmRlchgBIAEoCzIfLmFpd3MuZW5naW5lLnYxLldvcmtPcmRlclJlY29yZBIQCghyZXBsYXllZBgCIAEoCCJ7Ch5EZWNpZGVXb3JrT3JkZXJQcm9wb3NhbFJlcXVlc3QSFQoNd29ya19vcmRlcl9pZBgBIAEoCRIyCghkZWNpc2lvbhgCIAEoDjIgLmFpd3MuZW5naW5lLnYxLlByb3Bvc2FsRGVjaXNpb24SDgoGcmVhc29uGAMgASgJIlYKH0RlY2lkZVdvcmtPcmRlclByb3Bvc2FsUmVzcG9uc2USMwoKd29ya19vcmRlchgBIAEoCzIfLmFpd3MuZW5naW5lLnYxLldvcmtPcmRlclJlY29yZCrlAQoOV29ya09yZGVyU3RhdGUSIAocV09SS19PUkRFUl9TVEFURV9VTlNQRUNJRklFRBAAEhkKFVdPUktfT1JERVJfU1RBVEVfT1BFThABEhsKF1dPUktfT1JERVJfU1RBVEVfUEFVU0VEEAISHgoaV09SS19PUkRFUl9TVEFURV9DQU5DRUxMRUQQAxIbChdXT1JLX09SREVSX1NUQVRFX0NMT1NFRBAEEh0KGVdPUktfT1JERVJfU1RBVEVfUFJPUE9TRUQQBRIdChlXT1JLX09SREVSX1NUQVRFX0RFQ0xJTkVEEAYqcwoQUHJvcG9zYWxEZWNpc2lvbhIhCh1QUk9QT1NBTF9ERUNJU0lPTl9VTlNQRUNJRklFRBAAEh0KGVBST1BPU0FMX0RFQ0lTSU9OX0FQUFJPVkUQARIdChlQUk9QT1NBTF9ERUNJU0lPTl9ERUNMSU5FEAIykgUKEFdvcmtPcmRlclNlcnZpY2USYgoPQ3JlYXRlV29ya09yZGVyEiYuYWl3cy5lbmdpbmUudjEuQ3JlYXRlV29ya09yZGVyUmVxdWVzdBonLmFpd3MuZW5naW5lLnYxLkNyZWF0ZVdvcmtPcmRlclJlc3BvbnNlEnAKEkdldFdvcmtPcmRlclJlY29yZBIpLmFpd3MuZW5naW5lLnYxLkdldFdvcmtPcmRlclJlY29yZFJlcXVlc3QaKi5haXdzLmVuZ2luZS52MS5HZXRXb3JrT3JkZXJSZWNvcmRSZXNwb25zZSIDkAIBEmQKDkxpc3RXb3JrT3JkZXJzEiUuYWl3cy5lbmdpbmUudjEuTGlzdFdvcmtPcmRlcnNSZXF1ZXN0GiYuYWl3cy5lbmdpbmUudjEuTGlzdFdvcmtPcmRlcnNSZXNwb25zZSIDkAIBEl8KDkNsb3NlV29ya09yZGVyEiUuYWl3cy5lbmdpbmUudjEuQ2xvc2VXb3JrT3JkZXJSZXF1ZXN0GiYuYWl3cy5lbmdpbmUudjEuQ2xvc2VXb3JrT3JkZXJSZXNwb25zZRJlChBQcm9wb3NlV29ya09yZGVyEicuYWl3cy5lbmdpbmUudjEuUHJvcG9zZVdvcmtPcmRlclJlcXVlc3QaKC5haXdzLmVuZ2luZS52MS5Qcm9wb3NlV29ya09yZGVyUmVzcG9uc2USegoXRGVjaWRlV29ya09yZGVyUHJvcG9zYWwSLi5haXdzLmVuZ2luZS52MS5EZWNpZGVXb3JrT3JkZXJQcm9wb3NhbFJlcXVlc3QaLy5haXdzLmVuZ2luZS52MS5EZWNpZGVXb3JrT3JkZXJQcm9wb3NhbFJlc3BvbnNlQnEKGWRldi5wcmF4aXMuYWl3cy5lbmdpbmUudjFCDldvcmtPcmRlclByb3RvUAFaQmdpdGh1Yi5jb20vcHJheGlzLWVuZ2luZS9wcmF4aXMvY2xpZW50cy9nby9haXdzL2VuZ2luZS92MTtlbmdpbmV2MWIGcHJvdG8z");
 
 /**
  * RunStateCount is how many of a work order's runs are in one state.
@@ -118,8 +118,9 @@ export type WorkOrderRecord = Message<"aiws.engine.v1.WorkOrderRecord"> & {
 
   /**
    * What its runs may still spend: the least that it or any ancestor with a budget has
-   * left (budget minus spend, negative when an attempt reported more than remained);
-   * empty when neither it nor any ancestor has a budget.
+   * left (budget minus spend minus what running attempts hold there, negative when an
+   * attempt reported more than remained); empty when neither it nor any ancestor has a
+   * budget.
    *
    * @generated from field: string remaining_microcredits = 11;
    */
@@ -148,11 +149,51 @@ export type WorkOrderRecord = Message<"aiws.engine.v1.WorkOrderRecord"> & {
   closedAtMs: bigint;
 
   /**
-   * How many children it has.
+   * How many children it has (proposals waiting for a decision, and declined ones, not
+   * counted).
    *
    * @generated from field: int32 child_count = 15;
    */
   childCount: number;
+
+  /**
+   * True when an agent proposed it (ProposeWorkOrder): `creator` is then the proposer.
+   *
+   * @generated from field: bool proposed = 16;
+   */
+  proposed: boolean;
+
+  /**
+   * The human who approved or declined the proposal; empty while undecided or when it
+   * was created directly.
+   *
+   * @generated from field: string decided_by = 17;
+   */
+  decidedBy: string;
+
+  /**
+   * When the proposal was decided, UTC epoch ms; 0 while undecided.
+   *
+   * @generated from field: int64 decided_at_ms = 18;
+   */
+  decidedAtMs: bigint;
+
+  /**
+   * Why a human declined it (state DECLINED); empty otherwise.
+   *
+   * @generated from field: string decline_reason = 19;
+   */
+  declineReason: string;
+
+  /**
+   * What the running attempts of runs in its subtree hold against its own budget: the
+   * maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+   * ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+   * `remaining_microcredits` already counts it as spent.
+   *
+   * @generated from field: string reserved_microcredits = 20;
+   */
+  reservedMicrocredits: string;
 };
 
 /**
@@ -321,7 +362,9 @@ export type ListWorkOrdersRequest = Message<"aiws.engine.v1.ListWorkOrdersReques
   parentId: string;
 
   /**
-   * Only work orders in this state; UNSPECIFIED means any.
+   * Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+   * `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+   * to a caller granted `work_order.read` (or the `action`) on its parent.
    *
    * @generated from field: aiws.engine.v1.WorkOrderState state = 2;
    */
@@ -434,6 +477,149 @@ export const CloseWorkOrderResponseSchema: GenMessage<CloseWorkOrderResponse> = 
   messageDesc(file_aiws_engine_v1_work_order, 9);
 
 /**
+ * ProposeWorkOrderRequest proposes a child work order (the fields of a create).
+ *
+ * @generated from message aiws.engine.v1.ProposeWorkOrderRequest
+ */
+export type ProposeWorkOrderRequest = Message<"aiws.engine.v1.ProposeWorkOrderRequest"> & {
+  /**
+   * The proposed work order's id: an identifier, chosen once by the proposer.
+   *
+   * @generated from field: string work_order_id = 1;
+   */
+  workOrderId: string;
+
+  /**
+   * Its parent: required (a proposal is of a child).
+   *
+   * @generated from field: string parent_id = 2;
+   */
+  parentId: string;
+
+  /**
+   * Its title (at most 1,000 characters): what the human reads to decide.
+   *
+   * @generated from field: string title = 3;
+   */
+  title: string;
+
+  /**
+   * Its labels (at most 16; keys identifiers, values at most 256 characters).
+   *
+   * @generated from field: map<string, string> labels = 4;
+   */
+  labels: { [key: string]: string };
+
+  /**
+   * Its budget in microcredits, an exact non-negative decimal, at most what its parent
+   * has left; empty for none of its own.
+   *
+   * @generated from field: string budget_microcredits = 5;
+   */
+  budgetMicrocredits: string;
+
+  /**
+   * The actions permitted in it, each covered by its parent's; empty means its parent's.
+   *
+   * @generated from field: repeated string actions = 6;
+   */
+  actions: string[];
+};
+
+/**
+ * Describes the message aiws.engine.v1.ProposeWorkOrderRequest.
+ * Use `create(ProposeWorkOrderRequestSchema)` to create a new message.
+ */
+export const ProposeWorkOrderRequestSchema: GenMessage<ProposeWorkOrderRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_work_order, 10);
+
+/**
+ * ProposeWorkOrderResponse carries the proposal's record (state PROPOSED).
+ *
+ * @generated from message aiws.engine.v1.ProposeWorkOrderResponse
+ */
+export type ProposeWorkOrderResponse = Message<"aiws.engine.v1.ProposeWorkOrderResponse"> & {
+  /**
+   * The proposed work order as recorded.
+   *
+   * @generated from field: aiws.engine.v1.WorkOrderRecord work_order = 1;
+   */
+  workOrder?: WorkOrderRecord | undefined;
+
+  /**
+   * True when this repeated an earlier identical proposal: nothing new was recorded.
+   *
+   * @generated from field: bool replayed = 2;
+   */
+  replayed: boolean;
+};
+
+/**
+ * Describes the message aiws.engine.v1.ProposeWorkOrderResponse.
+ * Use `create(ProposeWorkOrderResponseSchema)` to create a new message.
+ */
+export const ProposeWorkOrderResponseSchema: GenMessage<ProposeWorkOrderResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_work_order, 11);
+
+/**
+ * DecideWorkOrderProposalRequest approves or declines a proposed work order.
+ *
+ * @generated from message aiws.engine.v1.DecideWorkOrderProposalRequest
+ */
+export type DecideWorkOrderProposalRequest = Message<"aiws.engine.v1.DecideWorkOrderProposalRequest"> & {
+  /**
+   * The proposed work order.
+   *
+   * @generated from field: string work_order_id = 1;
+   */
+  workOrderId: string;
+
+  /**
+   * APPROVE or DECLINE.
+   *
+   * @generated from field: aiws.engine.v1.ProposalDecision decision = 2;
+   */
+  decision: ProposalDecision;
+
+  /**
+   * Why it is declined (required to decline, at most 1,000 characters; the proposer
+   * reads it in the record's `decline_reason`); ignored on approval.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message aiws.engine.v1.DecideWorkOrderProposalRequest.
+ * Use `create(DecideWorkOrderProposalRequestSchema)` to create a new message.
+ */
+export const DecideWorkOrderProposalRequestSchema: GenMessage<DecideWorkOrderProposalRequest> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_work_order, 12);
+
+/**
+ * DecideWorkOrderProposalResponse carries the record after the decision.
+ *
+ * @generated from message aiws.engine.v1.DecideWorkOrderProposalResponse
+ */
+export type DecideWorkOrderProposalResponse = Message<"aiws.engine.v1.DecideWorkOrderProposalResponse"> & {
+  /**
+   * The work order: OPEN (or PAUSED, CANCELLED, as its ancestors' controls say) once
+   * approved, DECLINED once declined.
+   *
+   * @generated from field: aiws.engine.v1.WorkOrderRecord work_order = 1;
+   */
+  workOrder?: WorkOrderRecord | undefined;
+};
+
+/**
+ * Describes the message aiws.engine.v1.DecideWorkOrderProposalResponse.
+ * Use `create(DecideWorkOrderProposalResponseSchema)` to create a new message.
+ */
+export const DecideWorkOrderProposalResponseSchema: GenMessage<DecideWorkOrderProposalResponse> = /*@__PURE__*/
+  messageDesc(file_aiws_engine_v1_work_order, 13);
+
+/**
  * WorkOrderState is a work order's lifecycle as a caller sees it.
  *
  * @generated from enum aiws.engine.v1.WorkOrderState
@@ -474,6 +660,21 @@ export enum WorkOrderState {
    * @generated from enum value: WORK_ORDER_STATE_CLOSED = 4;
    */
   CLOSED = 4,
+
+  /**
+   * Proposed by an agent (ProposeWorkOrder), waiting for a human to approve or decline
+   * it: it admits no run, resume or child (WORK_ORDER_NOT_APPROVED).
+   *
+   * @generated from enum value: WORK_ORDER_STATE_PROPOSED = 5;
+   */
+  PROPOSED = 5,
+
+  /**
+   * A proposal a human declined (`decline_reason` says why): final, it admits nothing.
+   *
+   * @generated from enum value: WORK_ORDER_STATE_DECLINED = 6;
+   */
+  DECLINED = 6,
 }
 
 /**
@@ -481,6 +682,40 @@ export enum WorkOrderState {
  */
 export const WorkOrderStateSchema: GenEnum<WorkOrderState> = /*@__PURE__*/
   enumDesc(file_aiws_engine_v1_work_order, 0);
+
+/**
+ * ProposalDecision is a human's answer to a proposed work order.
+ *
+ * @generated from enum aiws.engine.v1.ProposalDecision
+ */
+export enum ProposalDecision {
+  /**
+   * Never valid: refused with ENUM_INVALID.
+   *
+   * @generated from enum value: PROPOSAL_DECISION_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The proposal becomes an OPEN work order.
+   *
+   * @generated from enum value: PROPOSAL_DECISION_APPROVE = 1;
+   */
+  APPROVE = 1,
+
+  /**
+   * The proposal becomes DECLINED, for good.
+   *
+   * @generated from enum value: PROPOSAL_DECISION_DECLINE = 2;
+   */
+  DECLINE = 2,
+}
+
+/**
+ * Describes the enum aiws.engine.v1.ProposalDecision.
+ */
+export const ProposalDecisionSchema: GenEnum<ProposalDecision> = /*@__PURE__*/
+  enumDesc(file_aiws_engine_v1_work_order, 1);
 
 /**
  * WorkOrderService keeps work orders as records and as a tree. Every run belongs to one
@@ -508,8 +743,11 @@ export const WorkOrderStateSchema: GenEnum<WorkOrderState> = /*@__PURE__*/
  * Grants: `work_order.create` on the parent (for a root, on the new work order) to
  * create; `work_order.read` on a work order to read it and list its children;
  * `work_order.close` on it to close it. Creating a work order is a human's or a
- * service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
- * a wait of its run, see docs/concepts.md, and the human creates it).
+ * service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+ * instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+ * resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+ * (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+ * decline it with a reason (DECLINED, final).
  *
  * @generated from service aiws.engine.v1.WorkOrderService
  */
@@ -566,6 +804,41 @@ export const WorkOrderService: GenService<{
     methodKind: "unary";
     input: typeof CloseWorkOrderRequestSchema;
     output: typeof CloseWorkOrderResponseSchema;
+  },
+  /**
+   * ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+   * what an agent does where a human would create one. It is checked as a create would be
+   * (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+   * WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+   * proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+   * human approves it. `work_order_id` is the idempotency key: the same proposer
+   * repeating the same proposal gets the record with `replayed = true`; anything else
+   * under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+   * ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+   * its parent's child; it counts in no `child_count` until approved.
+   *
+   * @generated from rpc aiws.engine.v1.WorkOrderService.ProposeWorkOrder
+   */
+  proposeWorkOrder: {
+    methodKind: "unary";
+    input: typeof ProposeWorkOrderRequestSchema;
+    output: typeof ProposeWorkOrderResponseSchema;
+  },
+  /**
+   * DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+   * on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+   * it OPEN after the checks of a direct create, made now against its parent as it is
+   * (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+   * (a `reason` is required) makes it DECLINED for good. The same decision again answers
+   * the record unchanged; the other one, or a decision on a work order created directly,
+   * fails with WORK_ORDER_PROPOSAL_DECIDED.
+   *
+   * @generated from rpc aiws.engine.v1.WorkOrderService.DecideWorkOrderProposal
+   */
+  decideWorkOrderProposal: {
+    methodKind: "unary";
+    input: typeof DecideWorkOrderProposalRequestSchema;
+    output: typeof DecideWorkOrderProposalResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_aiws_engine_v1_work_order, 0);

@@ -1164,6 +1164,26 @@ public enum ErrorReason
   WORK_ORDER_CONTROL_INHERITED(258),
   /**
    * <pre>
+   * A run, resume or child in a work order that an agent proposed and no human has
+   * approved yet, or that a human declined (FAILED_PRECONDITION; its record's state is
+   * PROPOSED or DECLINED). Nothing is written: once approved, it admits them.
+   * </pre>
+   *
+   * <code>WORK_ORDER_NOT_APPROVED = 262;</code>
+   */
+  WORK_ORDER_NOT_APPROVED(262),
+  /**
+   * <pre>
+   * DecideWorkOrderProposal of a work order that was created directly, or whose
+   * proposal was already decided the other way (FAILED_PRECONDITION). Taking the same
+   * decision again is not refused: it answers the record unchanged.
+   * </pre>
+   *
+   * <code>WORK_ORDER_PROPOSAL_DECIDED = 263;</code>
+   */
+  WORK_ORDER_PROPOSAL_DECIDED(263),
+  /**
+   * <pre>
    * ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
    * object, or breaks a rule. One BadRequest field violation per problem, its `field`
    * the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
@@ -2359,6 +2379,26 @@ public enum ErrorReason
   public static final int WORK_ORDER_CONTROL_INHERITED_VALUE = 258;
   /**
    * <pre>
+   * A run, resume or child in a work order that an agent proposed and no human has
+   * approved yet, or that a human declined (FAILED_PRECONDITION; its record's state is
+   * PROPOSED or DECLINED). Nothing is written: once approved, it admits them.
+   * </pre>
+   *
+   * <code>WORK_ORDER_NOT_APPROVED = 262;</code>
+   */
+  public static final int WORK_ORDER_NOT_APPROVED_VALUE = 262;
+  /**
+   * <pre>
+   * DecideWorkOrderProposal of a work order that was created directly, or whose
+   * proposal was already decided the other way (FAILED_PRECONDITION). Taking the same
+   * decision again is not refused: it answers the record unchanged.
+   * </pre>
+   *
+   * <code>WORK_ORDER_PROPOSAL_DECIDED = 263;</code>
+   */
+  public static final int WORK_ORDER_PROPOSAL_DECIDED_VALUE = 263;
+  /**
+   * <pre>
    * ReloadConfig (or SIGHUP): the server's config file cannot be read, is not a JSON
    * object, or breaks a rule. One BadRequest field violation per problem, its `field`
    * the JSON path in the file (e.g. `webhooks.alerts.url`, `limits`, `retention.keep`);
@@ -2555,6 +2595,8 @@ public enum ErrorReason
       case 256: return WORK_ORDER_CLOSED;
       case 257: return WORK_ORDER_NOT_DRAINED;
       case 258: return WORK_ORDER_CONTROL_INHERITED;
+      case 262: return WORK_ORDER_NOT_APPROVED;
+      case 263: return WORK_ORDER_PROPOSAL_DECIDED;
       case 260: return CONFIG_INVALID;
       case 261: return CONFIG_NOT_RELOADABLE;
       case 300: return SCRIPT_INVALID;

@@ -36,7 +36,7 @@ public final class Errors extends com.google.protobuf.GeneratedFile {
   static {
     java.lang.String[] descriptorData = {
       "\n\033aiws/engine/v1/errors.proto\022\016aiws.engi" +
-      "ne.v1*\231\032\n\013ErrorReason\022\034\n\030ERROR_REASON_UN" +
+      "ne.v1*\331\032\n\013ErrorReason\022\034\n\030ERROR_REASON_UN" +
       "SPECIFIED\020\000\022\026\n\022CREDENTIAL_MISSING\020\001\022\026\n\022C" +
       "REDENTIAL_INVALID\020\002\022\026\n\022CREDENTIAL_EXPIRE" +
       "D\020\003\022\026\n\022ACTION_NOT_GRANTED\020\n\022\022\n\016HUMAN_REQ" +
@@ -117,12 +117,14 @@ public final class Errors extends com.google.protobuf.GeneratedFile {
       "_BUDGET_EXCEEDS_PARENT\020\376\001\022\037\n\032WORK_ORDER_" +
       "ACTIONS_WIDENED\020\377\001\022\026\n\021WORK_ORDER_CLOSED\020" +
       "\200\002\022\033\n\026WORK_ORDER_NOT_DRAINED\020\201\002\022!\n\034WORK_" +
-      "ORDER_CONTROL_INHERITED\020\202\002\022\023\n\016CONFIG_INV" +
-      "ALID\020\204\002\022\032\n\025CONFIG_NOT_RELOADABLE\020\205\002\022\023\n\016S" +
-      "CRIPT_INVALID\020\254\002\022\027\n\022SIMULATION_INVALID\020\255" +
-      "\002Ba\n\031dev.praxis.aiws.engine.v1P\001ZBgithub" +
-      ".com/praxis-engine/praxis/clients/go/aiw" +
-      "s/engine/v1;enginev1b\006proto3"
+      "ORDER_CONTROL_INHERITED\020\202\002\022\034\n\027WORK_ORDER" +
+      "_NOT_APPROVED\020\206\002\022 \n\033WORK_ORDER_PROPOSAL_" +
+      "DECIDED\020\207\002\022\023\n\016CONFIG_INVALID\020\204\002\022\032\n\025CONFI" +
+      "G_NOT_RELOADABLE\020\205\002\022\023\n\016SCRIPT_INVALID\020\254\002" +
+      "\022\027\n\022SIMULATION_INVALID\020\255\002Ba\n\031dev.praxis." +
+      "aiws.engine.v1P\001ZBgithub.com/praxis-engi" +
+      "ne/praxis/clients/go/aiws/engine/v1;engi" +
+      "nev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,

@@ -81,57 +81,60 @@ public final class Inbox extends com.google.protobuf.GeneratedFile {
       "assessment.proto\032\034aiws/engine/v1/handoff" +
       ".proto\032#aiws/engine/v1/reconciliation.pr" +
       "oto\032\035aiws/engine/v1/registry.proto\032\031aiws" +
-      "/engine/v1/wait.proto\"\224\004\n\tInboxItem\022\017\n\007i" +
-      "tem_id\030\001 \001(\t\022+\n\004kind\030\002 \001(\0162\035.aiws.engine" +
-      ".v1.InboxItemKind\022\020\n\010since_ms\030\003 \001(\003\022\025\n\rw" +
-      "ork_order_id\030\004 \001(\t\022\016\n\006run_id\030\005 \001(\t\022\017\n\007su" +
-      "mmary\030\006 \001(\t\022,\n\010proposal\030\n \001(\0132\030.aiws.eng" +
-      "ine.v1.ProposalH\000\0228\n\016reconciliation\030\013 \001(" +
-      "\0132\036.aiws.engine.v1.ReconciliationH\000\022$\n\004w" +
-      "ait\030\014 \001(\0132\024.aiws.engine.v1.WaitH\000\022$\n\004hol" +
-      "d\030\r \001(\0132\024.aiws.engine.v1.HoldH\000\022-\n\tstuck" +
-      "_run\030\016 \001(\0132\030.aiws.engine.v1.StuckRunH\000\0227" +
-      "\n\016assessment_due\030\017 \001(\0132\035.aiws.engine.v1." +
-      "AssessmentDueH\000\022*\n\007handoff\030\020 \001(\0132\027.aiws." +
-      "engine.v1.HandoffH\000\022,\n\010approval\030\021 \001(\0132\030." +
-      "aiws.engine.v1.ApprovalH\000B\t\n\007subject\"t\n\r" +
-      "AssessmentDue\022\016\n\006run_id\030\001 \001(\t\022,\n\004kind\030\002 " +
-      "\001(\0162\036.aiws.engine.v1.AssessmentKind\022\023\n\013c" +
-      "ontract_id\030\003 \001(\t\022\020\n\010since_ms\030\004 \001(\003\"\237\001\n\010S" +
-      "tuckRun\022\016\n\006run_id\030\001 \001(\t\022\020\n\010node_uid\030\002 \001(" +
-      "\t\022\r\n\005model\030\003 \001(\t\022\026\n\016ready_since_ms\030\004 \001(\003" +
-      "\022\016\n\006served\030\005 \001(\010\022%\n\035schedule_to_start_de" +
-      "adline_ms\030\006 \001(\003\022\023\n\013stuck_nodes\030\007 \001(\003\"H\n\n" +
-      "InboxCount\022+\n\004kind\030\001 \001(\0162\035.aiws.engine.v" +
-      "1.InboxItemKind\022\r\n\005count\030\002 \001(\003\"~\n\020ListIn" +
-      "boxRequest\022,\n\005kinds\030\001 \003(\0162\035.aiws.engine." +
-      "v1.InboxItemKind\022\025\n\rwork_order_id\030\002 \001(\t\022" +
-      "\021\n\tpage_size\030\003 \001(\005\022\022\n\npage_token\030\004 \001(\t\"\221" +
-      "\001\n\021ListInboxResponse\022(\n\005items\030\001 \003(\0132\031.ai" +
-      "ws.engine.v1.InboxItem\022\027\n\017next_page_toke" +
-      "n\030\002 \001(\t\022*\n\006counts\030\003 \003(\0132\032.aiws.engine.v1" +
-      ".InboxCount\022\r\n\005total\030\004 \001(\003\"*\n\021WatchInbox" +
-      "Request\022\025\n\rwork_order_id\030\001 \001(\t\"d\n\022WatchI" +
-      "nboxResponse\022*\n\006counts\030\001 \003(\0132\032.aiws.engi" +
-      "ne.v1.InboxCount\022\r\n\005total\030\002 \001(\003\022\023\n\013finge" +
-      "rprint\030\003 \001(\t*\365\002\n\rInboxItemKind\022\037\n\033INBOX_" +
-      "ITEM_KIND_UNSPECIFIED\020\000\022\034\n\030INBOX_ITEM_KI" +
-      "ND_PROPOSAL\020\001\022\"\n\036INBOX_ITEM_KIND_RECONCI" +
-      "LIATION\020\002\022\037\n\033INBOX_ITEM_KIND_HUMAN_INPUT" +
-      "\020\003\022!\n\035INBOX_ITEM_KIND_AUTHORIZATION\020\004\022\030\n" +
-      "\024INBOX_ITEM_KIND_HOLD\020\005\022\035\n\031INBOX_ITEM_KI" +
-      "ND_STUCK_RUN\020\006\022\036\n\032INBOX_ITEM_KIND_ACCEPT" +
-      "ANCE\020\007\022 \n\034INBOX_ITEM_KIND_VERIFICATION\020\010" +
-      "\022\033\n\027INBOX_ITEM_KIND_HANDOFF\020\t\022%\n!INBOX_I" +
-      "TEM_KIND_APPROVAL_EXPIRING\020\n2\301\001\n\014InboxSe" +
-      "rvice\022U\n\tListInbox\022 .aiws.engine.v1.List" +
-      "InboxRequest\032!.aiws.engine.v1.ListInboxR" +
-      "esponse\"\003\220\002\001\022Z\n\nWatchInbox\022!.aiws.engine" +
-      ".v1.WatchInboxRequest\032\".aiws.engine.v1.W" +
-      "atchInboxResponse\"\003\220\002\0010\001Ba\n\031dev.praxis.a" +
-      "iws.engine.v1P\001ZBgithub.com/praxis-engin" +
-      "e/praxis/clients/go/aiws/engine/v1;engin" +
-      "ev1b\006proto3"
+      "/engine/v1/wait.proto\032\037aiws/engine/v1/wo" +
+      "rk_order.proto\"\324\004\n\tInboxItem\022\017\n\007item_id\030" +
+      "\001 \001(\t\022+\n\004kind\030\002 \001(\0162\035.aiws.engine.v1.Inb" +
+      "oxItemKind\022\020\n\010since_ms\030\003 \001(\003\022\025\n\rwork_ord" +
+      "er_id\030\004 \001(\t\022\016\n\006run_id\030\005 \001(\t\022\017\n\007summary\030\006" +
+      " \001(\t\022,\n\010proposal\030\n \001(\0132\030.aiws.engine.v1." +
+      "ProposalH\000\0228\n\016reconciliation\030\013 \001(\0132\036.aiw" +
+      "s.engine.v1.ReconciliationH\000\022$\n\004wait\030\014 \001" +
+      "(\0132\024.aiws.engine.v1.WaitH\000\022$\n\004hold\030\r \001(\013" +
+      "2\024.aiws.engine.v1.HoldH\000\022-\n\tstuck_run\030\016 " +
+      "\001(\0132\030.aiws.engine.v1.StuckRunH\000\0227\n\016asses" +
+      "sment_due\030\017 \001(\0132\035.aiws.engine.v1.Assessm" +
+      "entDueH\000\022*\n\007handoff\030\020 \001(\0132\027.aiws.engine." +
+      "v1.HandoffH\000\022,\n\010approval\030\021 \001(\0132\030.aiws.en" +
+      "gine.v1.ApprovalH\000\022>\n\023work_order_proposa" +
+      "l\030\022 \001(\0132\037.aiws.engine.v1.WorkOrderRecord" +
+      "H\000B\t\n\007subject\"t\n\rAssessmentDue\022\016\n\006run_id" +
+      "\030\001 \001(\t\022,\n\004kind\030\002 \001(\0162\036.aiws.engine.v1.As" +
+      "sessmentKind\022\023\n\013contract_id\030\003 \001(\t\022\020\n\010sin" +
+      "ce_ms\030\004 \001(\003\"\237\001\n\010StuckRun\022\016\n\006run_id\030\001 \001(\t" +
+      "\022\020\n\010node_uid\030\002 \001(\t\022\r\n\005model\030\003 \001(\t\022\026\n\016rea" +
+      "dy_since_ms\030\004 \001(\003\022\016\n\006served\030\005 \001(\010\022%\n\035sch" +
+      "edule_to_start_deadline_ms\030\006 \001(\003\022\023\n\013stuc" +
+      "k_nodes\030\007 \001(\003\"H\n\nInboxCount\022+\n\004kind\030\001 \001(" +
+      "\0162\035.aiws.engine.v1.InboxItemKind\022\r\n\005coun" +
+      "t\030\002 \001(\003\"~\n\020ListInboxRequest\022,\n\005kinds\030\001 \003" +
+      "(\0162\035.aiws.engine.v1.InboxItemKind\022\025\n\rwor" +
+      "k_order_id\030\002 \001(\t\022\021\n\tpage_size\030\003 \001(\005\022\022\n\np" +
+      "age_token\030\004 \001(\t\"\221\001\n\021ListInboxResponse\022(\n" +
+      "\005items\030\001 \003(\0132\031.aiws.engine.v1.InboxItem\022" +
+      "\027\n\017next_page_token\030\002 \001(\t\022*\n\006counts\030\003 \003(\013" +
+      "2\032.aiws.engine.v1.InboxCount\022\r\n\005total\030\004 " +
+      "\001(\003\"*\n\021WatchInboxRequest\022\025\n\rwork_order_i" +
+      "d\030\001 \001(\t\"d\n\022WatchInboxResponse\022*\n\006counts\030" +
+      "\001 \003(\0132\032.aiws.engine.v1.InboxCount\022\r\n\005tot" +
+      "al\030\002 \001(\003\022\023\n\013fingerprint\030\003 \001(\t*\236\003\n\rInboxI" +
+      "temKind\022\037\n\033INBOX_ITEM_KIND_UNSPECIFIED\020\000" +
+      "\022\034\n\030INBOX_ITEM_KIND_PROPOSAL\020\001\022\"\n\036INBOX_" +
+      "ITEM_KIND_RECONCILIATION\020\002\022\037\n\033INBOX_ITEM" +
+      "_KIND_HUMAN_INPUT\020\003\022!\n\035INBOX_ITEM_KIND_A" +
+      "UTHORIZATION\020\004\022\030\n\024INBOX_ITEM_KIND_HOLD\020\005" +
+      "\022\035\n\031INBOX_ITEM_KIND_STUCK_RUN\020\006\022\036\n\032INBOX" +
+      "_ITEM_KIND_ACCEPTANCE\020\007\022 \n\034INBOX_ITEM_KI" +
+      "ND_VERIFICATION\020\010\022\033\n\027INBOX_ITEM_KIND_HAN" +
+      "DOFF\020\t\022%\n!INBOX_ITEM_KIND_APPROVAL_EXPIR" +
+      "ING\020\n\022\'\n#INBOX_ITEM_KIND_WORK_ORDER_PROP" +
+      "OSAL\020\0132\301\001\n\014InboxService\022U\n\tListInbox\022 .a" +
+      "iws.engine.v1.ListInboxRequest\032!.aiws.en" +
+      "gine.v1.ListInboxResponse\"\003\220\002\001\022Z\n\nWatchI" +
+      "nbox\022!.aiws.engine.v1.WatchInboxRequest\032" +
+      "\".aiws.engine.v1.WatchInboxResponse\"\003\220\002\001" +
+      "0\001Ba\n\031dev.praxis.aiws.engine.v1P\001ZBgithu" +
+      "b.com/praxis-engine/praxis/clients/go/ai" +
+      "ws/engine/v1;enginev1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -143,13 +146,14 @@ public final class Inbox extends com.google.protobuf.GeneratedFile {
           dev.praxis.aiws.engine.v1.ReconciliationOuterClass.getDescriptor(),
           dev.praxis.aiws.engine.v1.Registry.getDescriptor(),
           dev.praxis.aiws.engine.v1.WaitOuterClass.getDescriptor(),
+          dev.praxis.aiws.engine.v1.WorkOrderProto.getDescriptor(),
         });
     internal_static_aiws_engine_v1_InboxItem_descriptor =
       getDescriptor().getMessageType(0);
     internal_static_aiws_engine_v1_InboxItem_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_InboxItem_descriptor,
-        new java.lang.String[] { "ItemId", "Kind", "SinceMs", "WorkOrderId", "RunId", "Summary", "Proposal", "Reconciliation", "Wait", "Hold", "StuckRun", "AssessmentDue", "Handoff", "Approval", "Subject", });
+        new java.lang.String[] { "ItemId", "Kind", "SinceMs", "WorkOrderId", "RunId", "Summary", "Proposal", "Reconciliation", "Wait", "Hold", "StuckRun", "AssessmentDue", "Handoff", "Approval", "WorkOrderProposal", "Subject", });
     internal_static_aiws_engine_v1_AssessmentDue_descriptor =
       getDescriptor().getMessageType(1);
     internal_static_aiws_engine_v1_AssessmentDue_fieldAccessorTable = new
@@ -200,6 +204,7 @@ public final class Inbox extends com.google.protobuf.GeneratedFile {
     dev.praxis.aiws.engine.v1.ReconciliationOuterClass.getDescriptor();
     dev.praxis.aiws.engine.v1.Registry.getDescriptor();
     dev.praxis.aiws.engine.v1.WaitOuterClass.getDescriptor();
+    dev.praxis.aiws.engine.v1.WorkOrderProto.getDescriptor();
   }
 
   // @@protoc_insertion_point(outer_class_scope)

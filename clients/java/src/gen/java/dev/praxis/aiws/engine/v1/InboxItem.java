@@ -66,6 +66,7 @@ private static final long serialVersionUID = 0L;
     ASSESSMENT_DUE(15),
     HANDOFF(16),
     APPROVAL(17),
+    WORK_ORDER_PROPOSAL(18),
     SUBJECT_NOT_SET(0);
     private final int value;
     private SubjectCase(int value) {
@@ -91,6 +92,7 @@ private static final long serialVersionUID = 0L;
         case 15: return ASSESSMENT_DUE;
         case 16: return HANDOFF;
         case 17: return APPROVAL;
+        case 18: return WORK_ORDER_PROPOSAL;
         case 0: return SUBJECT_NOT_SET;
         default: return null;
       }
@@ -113,8 +115,8 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
    * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
-   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
-   * `approval:&lt;approval&gt;`.
+   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;`,
+   * `approval:&lt;approval&gt;` or `work_order:&lt;proposed work order&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -137,8 +139,8 @@ private static final long serialVersionUID = 0L;
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
    * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
-   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
-   * `approval:&lt;approval&gt;`.
+   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;`,
+   * `approval:&lt;approval&gt;` or `work_order:&lt;proposed work order&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -699,6 +701,55 @@ private static final long serialVersionUID = 0L;
     return dev.praxis.aiws.engine.v1.Approval.getDefaultInstance();
   }
 
+  public static final int WORK_ORDER_PROPOSAL_FIELD_NUMBER = 18;
+  /**
+   * <pre>
+   * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+   * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+   * once approved (its own budget, or less when its ancestors have less left).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+   * @return Whether the workOrderProposal field is set.
+   */
+  @java.lang.Override
+  public boolean hasWorkOrderProposal() {
+    return subjectCase_ == 18;
+  }
+  /**
+   * <pre>
+   * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+   * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+   * once approved (its own budget, or less when its ancestors have less left).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+   * @return The workOrderProposal.
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.WorkOrderRecord getWorkOrderProposal() {
+    if (subjectCase_ == 18) {
+       return (dev.praxis.aiws.engine.v1.WorkOrderRecord) subject_;
+    }
+    return dev.praxis.aiws.engine.v1.WorkOrderRecord.getDefaultInstance();
+  }
+  /**
+   * <pre>
+   * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+   * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+   * once approved (its own budget, or less when its ancestors have less left).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+   */
+  @java.lang.Override
+  public dev.praxis.aiws.engine.v1.WorkOrderRecordOrBuilder getWorkOrderProposalOrBuilder() {
+    if (subjectCase_ == 18) {
+       return (dev.praxis.aiws.engine.v1.WorkOrderRecord) subject_;
+    }
+    return dev.praxis.aiws.engine.v1.WorkOrderRecord.getDefaultInstance();
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -754,6 +805,9 @@ private static final long serialVersionUID = 0L;
     }
     if (subjectCase_ == 17) {
       output.writeMessage(17, (dev.praxis.aiws.engine.v1.Approval) subject_);
+    }
+    if (subjectCase_ == 18) {
+      output.writeMessage(18, (dev.praxis.aiws.engine.v1.WorkOrderRecord) subject_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -816,6 +870,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(17, (dev.praxis.aiws.engine.v1.Approval) subject_);
     }
+    if (subjectCase_ == 18) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(18, (dev.praxis.aiws.engine.v1.WorkOrderRecord) subject_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -876,6 +934,10 @@ private static final long serialVersionUID = 0L;
         if (!getApproval()
             .equals(other.getApproval())) return false;
         break;
+      case 18:
+        if (!getWorkOrderProposal()
+            .equals(other.getWorkOrderProposal())) return false;
+        break;
       case 0:
       default:
     }
@@ -935,6 +997,10 @@ private static final long serialVersionUID = 0L;
       case 17:
         hash = (37 * hash) + APPROVAL_FIELD_NUMBER;
         hash = (53 * hash) + getApproval().hashCode();
+        break;
+      case 18:
+        hash = (37 * hash) + WORK_ORDER_PROPOSAL_FIELD_NUMBER;
+        hash = (53 * hash) + getWorkOrderProposal().hashCode();
         break;
       case 0:
       default:
@@ -1104,6 +1170,9 @@ private static final long serialVersionUID = 0L;
       if (approvalBuilder_ != null) {
         approvalBuilder_.clear();
       }
+      if (workOrderProposalBuilder_ != null) {
+        workOrderProposalBuilder_.clear();
+      }
       subjectCase_ = 0;
       subject_ = null;
       return this;
@@ -1195,6 +1264,10 @@ private static final long serialVersionUID = 0L;
           approvalBuilder_ != null) {
         result.subject_ = approvalBuilder_.build();
       }
+      if (subjectCase_ == 18 &&
+          workOrderProposalBuilder_ != null) {
+        result.subject_ = workOrderProposalBuilder_.build();
+      }
     }
 
     @java.lang.Override
@@ -1266,6 +1339,10 @@ private static final long serialVersionUID = 0L;
         }
         case APPROVAL: {
           mergeApproval(other.getApproval());
+          break;
+        }
+        case WORK_ORDER_PROPOSAL: {
+          mergeWorkOrderProposal(other.getWorkOrderProposal());
           break;
         }
         case SUBJECT_NOT_SET: {
@@ -1384,6 +1461,13 @@ private static final long serialVersionUID = 0L;
               subjectCase_ = 17;
               break;
             } // case 138
+            case 146: {
+              input.readMessage(
+                  internalGetWorkOrderProposalFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              subjectCase_ = 18;
+              break;
+            } // case 146
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1421,8 +1505,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
      * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
-     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
-     * `approval:&lt;approval&gt;`.
+     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;`,
+     * `approval:&lt;approval&gt;` or `work_order:&lt;proposed work order&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1444,8 +1528,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
      * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
-     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
-     * `approval:&lt;approval&gt;`.
+     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;`,
+     * `approval:&lt;approval&gt;` or `work_order:&lt;proposed work order&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1468,8 +1552,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
      * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
-     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
-     * `approval:&lt;approval&gt;`.
+     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;`,
+     * `approval:&lt;approval&gt;` or `work_order:&lt;proposed work order&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1488,8 +1572,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
      * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
-     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
-     * `approval:&lt;approval&gt;`.
+     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;`,
+     * `approval:&lt;approval&gt;` or `work_order:&lt;proposed work order&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -1505,8 +1589,8 @@ private static final long serialVersionUID = 0L;
      * <pre>
      * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
      * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
-     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
-     * `approval:&lt;approval&gt;`.
+     * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;`,
+     * `approval:&lt;approval&gt;` or `work_order:&lt;proposed work order&gt;`.
      * </pre>
      *
      * <code>string item_id = 1;</code>
@@ -3374,6 +3458,202 @@ private static final long serialVersionUID = 0L;
       subjectCase_ = 17;
       onChanged();
       return approvalBuilder_;
+    }
+
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.WorkOrderRecord, dev.praxis.aiws.engine.v1.WorkOrderRecord.Builder, dev.praxis.aiws.engine.v1.WorkOrderRecordOrBuilder> workOrderProposalBuilder_;
+    /**
+     * <pre>
+     * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+     * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+     * once approved (its own budget, or less when its ancestors have less left).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+     * @return Whether the workOrderProposal field is set.
+     */
+    @java.lang.Override
+    public boolean hasWorkOrderProposal() {
+      return subjectCase_ == 18;
+    }
+    /**
+     * <pre>
+     * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+     * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+     * once approved (its own budget, or less when its ancestors have less left).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+     * @return The workOrderProposal.
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.WorkOrderRecord getWorkOrderProposal() {
+      if (workOrderProposalBuilder_ == null) {
+        if (subjectCase_ == 18) {
+          return (dev.praxis.aiws.engine.v1.WorkOrderRecord) subject_;
+        }
+        return dev.praxis.aiws.engine.v1.WorkOrderRecord.getDefaultInstance();
+      } else {
+        if (subjectCase_ == 18) {
+          return workOrderProposalBuilder_.getMessage();
+        }
+        return dev.praxis.aiws.engine.v1.WorkOrderRecord.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+     * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+     * once approved (its own budget, or less when its ancestors have less left).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+     */
+    public Builder setWorkOrderProposal(dev.praxis.aiws.engine.v1.WorkOrderRecord value) {
+      if (workOrderProposalBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        subject_ = value;
+        onChanged();
+      } else {
+        workOrderProposalBuilder_.setMessage(value);
+      }
+      subjectCase_ = 18;
+      return this;
+    }
+    /**
+     * <pre>
+     * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+     * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+     * once approved (its own budget, or less when its ancestors have less left).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+     */
+    public Builder setWorkOrderProposal(
+        dev.praxis.aiws.engine.v1.WorkOrderRecord.Builder builderForValue) {
+      if (workOrderProposalBuilder_ == null) {
+        subject_ = builderForValue.build();
+        onChanged();
+      } else {
+        workOrderProposalBuilder_.setMessage(builderForValue.build());
+      }
+      subjectCase_ = 18;
+      return this;
+    }
+    /**
+     * <pre>
+     * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+     * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+     * once approved (its own budget, or less when its ancestors have less left).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+     */
+    public Builder mergeWorkOrderProposal(dev.praxis.aiws.engine.v1.WorkOrderRecord value) {
+      if (workOrderProposalBuilder_ == null) {
+        if (subjectCase_ == 18 &&
+            subject_ != dev.praxis.aiws.engine.v1.WorkOrderRecord.getDefaultInstance()) {
+          subject_ = dev.praxis.aiws.engine.v1.WorkOrderRecord.newBuilder((dev.praxis.aiws.engine.v1.WorkOrderRecord) subject_)
+              .mergeFrom(value).buildPartial();
+        } else {
+          subject_ = value;
+        }
+        onChanged();
+      } else {
+        if (subjectCase_ == 18) {
+          workOrderProposalBuilder_.mergeFrom(value);
+        } else {
+          workOrderProposalBuilder_.setMessage(value);
+        }
+      }
+      subjectCase_ = 18;
+      return this;
+    }
+    /**
+     * <pre>
+     * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+     * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+     * once approved (its own budget, or less when its ancestors have less left).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+     */
+    public Builder clearWorkOrderProposal() {
+      if (workOrderProposalBuilder_ == null) {
+        if (subjectCase_ == 18) {
+          subjectCase_ = 0;
+          subject_ = null;
+          onChanged();
+        }
+      } else {
+        if (subjectCase_ == 18) {
+          subjectCase_ = 0;
+          subject_ = null;
+        }
+        workOrderProposalBuilder_.clear();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+     * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+     * once approved (its own budget, or less when its ancestors have less left).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+     */
+    public dev.praxis.aiws.engine.v1.WorkOrderRecord.Builder getWorkOrderProposalBuilder() {
+      return internalGetWorkOrderProposalFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+     * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+     * once approved (its own budget, or less when its ancestors have less left).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+     */
+    @java.lang.Override
+    public dev.praxis.aiws.engine.v1.WorkOrderRecordOrBuilder getWorkOrderProposalOrBuilder() {
+      if ((subjectCase_ == 18) && (workOrderProposalBuilder_ != null)) {
+        return workOrderProposalBuilder_.getMessageOrBuilder();
+      } else {
+        if (subjectCase_ == 18) {
+          return (dev.praxis.aiws.engine.v1.WorkOrderRecord) subject_;
+        }
+        return dev.praxis.aiws.engine.v1.WorkOrderRecord.getDefaultInstance();
+      }
+    }
+    /**
+     * <pre>
+     * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+     * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+     * once approved (its own budget, or less when its ancestors have less left).
+     * </pre>
+     *
+     * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+     */
+    private com.google.protobuf.SingleFieldBuilder<
+        dev.praxis.aiws.engine.v1.WorkOrderRecord, dev.praxis.aiws.engine.v1.WorkOrderRecord.Builder, dev.praxis.aiws.engine.v1.WorkOrderRecordOrBuilder> 
+        internalGetWorkOrderProposalFieldBuilder() {
+      if (workOrderProposalBuilder_ == null) {
+        if (!(subjectCase_ == 18)) {
+          subject_ = dev.praxis.aiws.engine.v1.WorkOrderRecord.getDefaultInstance();
+        }
+        workOrderProposalBuilder_ = new com.google.protobuf.SingleFieldBuilder<
+            dev.praxis.aiws.engine.v1.WorkOrderRecord, dev.praxis.aiws.engine.v1.WorkOrderRecord.Builder, dev.praxis.aiws.engine.v1.WorkOrderRecordOrBuilder>(
+                (dev.praxis.aiws.engine.v1.WorkOrderRecord) subject_,
+                getParentForChildren(),
+                isClean());
+        subject_ = null;
+      }
+      subjectCase_ = 18;
+      onChanged();
+      return workOrderProposalBuilder_;
     }
 
     // @@protoc_insertion_point(builder_scope:aiws.engine.v1.InboxItem)

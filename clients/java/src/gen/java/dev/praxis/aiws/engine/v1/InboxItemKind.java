@@ -120,6 +120,17 @@ public enum InboxItemKind
    * <code>INBOX_ITEM_KIND_APPROVAL_EXPIRING = 10;</code>
    */
   INBOX_ITEM_KIND_APPROVAL_EXPIRING(10),
+  /**
+   * <pre>
+   * A child work order an agent proposed (WorkOrderService.ProposeWorkOrder): a human
+   * approves or declines it (DecideWorkOrderProposal). The item's `work_order_id` is the
+   * proposal's parent (where the decision is taken), its `work_order_proposal` the
+   * proposal: its id, title, budget, actions and proposer (`creator`).
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL = 11;</code>
+   */
+  INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL(11),
   UNRECOGNIZED(-1),
   ;
 
@@ -237,6 +248,17 @@ public enum InboxItemKind
    * <code>INBOX_ITEM_KIND_APPROVAL_EXPIRING = 10;</code>
    */
   public static final int INBOX_ITEM_KIND_APPROVAL_EXPIRING_VALUE = 10;
+  /**
+   * <pre>
+   * A child work order an agent proposed (WorkOrderService.ProposeWorkOrder): a human
+   * approves or declines it (DecideWorkOrderProposal). The item's `work_order_id` is the
+   * proposal's parent (where the decision is taken), its `work_order_proposal` the
+   * proposal: its id, title, budget, actions and proposer (`creator`).
+   * </pre>
+   *
+   * <code>INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL = 11;</code>
+   */
+  public static final int INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL_VALUE = 11;
 
 
   public final int getNumber() {
@@ -274,6 +296,7 @@ public enum InboxItemKind
       case 8: return INBOX_ITEM_KIND_VERIFICATION;
       case 9: return INBOX_ITEM_KIND_HANDOFF;
       case 10: return INBOX_ITEM_KIND_APPROVAL_EXPIRING;
+      case 11: return INBOX_ITEM_KIND_WORK_ORDER_PROPOSAL;
       default: return null;
     }
   }

@@ -14,8 +14,8 @@ public interface InboxItemOrBuilder extends
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
    * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
-   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
-   * `approval:&lt;approval&gt;`.
+   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;`,
+   * `approval:&lt;approval&gt;` or `work_order:&lt;proposed work order&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -26,8 +26,8 @@ public interface InboxItemOrBuilder extends
    * <pre>
    * A stable id of the item: `proposal:&lt;work order&gt;/&lt;run&gt;/&lt;proposal&gt;`,
    * `reconciliation:&lt;attempt&gt;`, `wait:&lt;wait&gt;`, `hold:&lt;kind&gt;/&lt;work order&gt;`,
-   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;` or
-   * `approval:&lt;approval&gt;`.
+   * `stuck:&lt;run&gt;`, `acceptance:&lt;run&gt;`, `verification:&lt;run&gt;`, `handoff:&lt;delivery&gt;`,
+   * `approval:&lt;approval&gt;` or `work_order:&lt;proposed work order&gt;`.
    * </pre>
    *
    * <code>string item_id = 1;</code>
@@ -354,6 +354,39 @@ public interface InboxItemOrBuilder extends
    * <code>.aiws.engine.v1.Approval approval = 17;</code>
    */
   dev.praxis.aiws.engine.v1.ApprovalOrBuilder getApprovalOrBuilder();
+
+  /**
+   * <pre>
+   * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+   * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+   * once approved (its own budget, or less when its ancestors have less left).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+   * @return Whether the workOrderProposal field is set.
+   */
+  boolean hasWorkOrderProposal();
+  /**
+   * <pre>
+   * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+   * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+   * once approved (its own budget, or less when its ancestors have less left).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+   * @return The workOrderProposal.
+   */
+  dev.praxis.aiws.engine.v1.WorkOrderRecord getWorkOrderProposal();
+  /**
+   * <pre>
+   * The proposed child work order (WORK_ORDER_PROPOSAL), state PROPOSED, as
+   * GetWorkOrderRecord answers it: its `remaining_microcredits` is what it could spend
+   * once approved (its own budget, or less when its ancestors have less left).
+   * </pre>
+   *
+   * <code>.aiws.engine.v1.WorkOrderRecord work_order_proposal = 18;</code>
+   */
+  dev.praxis.aiws.engine.v1.WorkOrderRecordOrBuilder getWorkOrderProposalOrBuilder();
 
   dev.praxis.aiws.engine.v1.InboxItem.SubjectCase getSubjectCase();
 }

@@ -9,8 +9,8 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
  * waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
  * the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
- * under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
- * expire (within an hour), oldest first. It is a read over the durable
+ * under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+ * expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
  * records, so an item leaves the inbox in the same transaction that decides it (a stuck
  * run, in the transaction that leases its node, pauses its work order or ends the run).
  * It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -155,8 +155,8 @@ public final class InboxServiceGrpc {
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
    * waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
    * the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-   * under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-   * expire (within an hour), oldest first. It is a read over the durable
+   * under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+   * expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
    * records, so an item leaves the inbox in the same transaction that decides it (a stuck
    * run, in the transaction that leases its node, pauses its work order or ends the run).
    * It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -204,8 +204,8 @@ public final class InboxServiceGrpc {
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
    * waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
    * the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-   * under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-   * expire (within an hour), oldest first. It is a read over the durable
+   * under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+   * expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
    * records, so an item leaves the inbox in the same transaction that decides it (a stuck
    * run, in the transaction that leases its node, pauses its work order or ends the run).
    * It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -228,8 +228,8 @@ public final class InboxServiceGrpc {
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
    * waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
    * the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-   * under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-   * expire (within an hour), oldest first. It is a read over the durable
+   * under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+   * expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
    * records, so an item leaves the inbox in the same transaction that decides it (a stuck
    * run, in the transaction that leases its node, pauses its work order or ends the run).
    * It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -290,8 +290,8 @@ public final class InboxServiceGrpc {
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
    * waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
    * the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-   * under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-   * expire (within an hour), oldest first. It is a read over the durable
+   * under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+   * expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
    * records, so an item leaves the inbox in the same transaction that decides it (a stuck
    * run, in the transaction that leases its node, pauses its work order or ends the run).
    * It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -352,8 +352,8 @@ public final class InboxServiceGrpc {
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
    * waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
    * the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-   * under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-   * expire (within an hour), oldest first. It is a read over the durable
+   * under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+   * expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
    * records, so an item leaves the inbox in the same transaction that decides it (a stuck
    * run, in the transaction that leases its node, pauses its work order or ends the run).
    * It needs the `inbox.read` action on the work order asked for (on every work order,
@@ -413,8 +413,8 @@ public final class InboxServiceGrpc {
    * awaiting a reviewed reconciliation (BLOCKED nodes), open human-input and authorization
    * waits, placed holds, stuck runs (a ready node no worker has claimed for longer than
    * the stuck threshold, 5 minutes), the verification and acceptance owed by completed runs
-   * under a contract, handoffs awaiting acknowledgement, and unconsumed approvals about to
-   * expire (within an hour), oldest first. It is a read over the durable
+   * under a contract, handoffs awaiting acknowledgement, unconsumed approvals about to
+   * expire (within an hour), and child work orders an agent proposed, oldest first. It is a read over the durable
    * records, so an item leaves the inbox in the same transaction that decides it (a stuck
    * run, in the transaction that leases its node, pauses its work order or ends the run).
    * It needs the `inbox.read` action on the work order asked for (on every work order,

@@ -65,7 +65,7 @@ private static final long serialVersionUID = 0L;
           };
   /**
    * <pre>
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    * </pre>
    *
@@ -79,7 +79,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    * </pre>
    *
@@ -92,7 +92,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    * </pre>
    *
@@ -106,7 +106,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    * </pre>
    *
@@ -120,7 +120,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    * </pre>
    *
@@ -658,7 +658,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -671,7 +671,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -683,7 +683,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -696,7 +696,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -715,7 +715,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -732,7 +732,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -751,7 +751,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -766,7 +766,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -780,7 +780,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -793,7 +793,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -811,7 +811,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *
@@ -827,7 +827,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only items of these kinds; empty means every kind. At most 10 entries, none
+     * Only items of these kinds; empty means every kind. At most 11 entries, none
      * unspecified.
      * </pre>
      *

@@ -12,7 +12,7 @@ public interface ListInboxRequestOrBuilder extends
 
   /**
    * <pre>
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    * </pre>
    *
@@ -22,7 +22,7 @@ public interface ListInboxRequestOrBuilder extends
   java.util.List<dev.praxis.aiws.engine.v1.InboxItemKind> getKindsList();
   /**
    * <pre>
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    * </pre>
    *
@@ -32,7 +32,7 @@ public interface ListInboxRequestOrBuilder extends
   int getKindsCount();
   /**
    * <pre>
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    * </pre>
    *
@@ -43,7 +43,7 @@ public interface ListInboxRequestOrBuilder extends
   dev.praxis.aiws.engine.v1.InboxItemKind getKinds(int index);
   /**
    * <pre>
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    * </pre>
    *
@@ -54,7 +54,7 @@ public interface ListInboxRequestOrBuilder extends
   getKindsValueList();
   /**
    * <pre>
-   * Only items of these kinds; empty means every kind. At most 10 entries, none
+   * Only items of these kinds; empty means every kind. At most 11 entries, none
    * unspecified.
    * </pre>
    *

@@ -102,7 +102,9 @@ private static final long serialVersionUID = 0L;
   private int state_ = 0;
   /**
    * <pre>
-   * Only work orders in this state; UNSPECIFIED means any.
+   * Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+   * `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+   * to a caller granted `work_order.read` (or the `action`) on its parent.
    * </pre>
    *
    * <code>.aiws.engine.v1.WorkOrderState state = 2;</code>
@@ -113,7 +115,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Only work orders in this state; UNSPECIFIED means any.
+   * Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+   * `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+   * to a caller granted `work_order.read` (or the `action`) on its parent.
    * </pre>
    *
    * <code>.aiws.engine.v1.WorkOrderState state = 2;</code>
@@ -725,7 +729,9 @@ private static final long serialVersionUID = 0L;
     private int state_ = 0;
     /**
      * <pre>
-     * Only work orders in this state; UNSPECIFIED means any.
+     * Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+     * `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+     * to a caller granted `work_order.read` (or the `action`) on its parent.
      * </pre>
      *
      * <code>.aiws.engine.v1.WorkOrderState state = 2;</code>
@@ -736,7 +742,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only work orders in this state; UNSPECIFIED means any.
+     * Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+     * `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+     * to a caller granted `work_order.read` (or the `action`) on its parent.
      * </pre>
      *
      * <code>.aiws.engine.v1.WorkOrderState state = 2;</code>
@@ -751,7 +759,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only work orders in this state; UNSPECIFIED means any.
+     * Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+     * `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+     * to a caller granted `work_order.read` (or the `action`) on its parent.
      * </pre>
      *
      * <code>.aiws.engine.v1.WorkOrderState state = 2;</code>
@@ -764,7 +774,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only work orders in this state; UNSPECIFIED means any.
+     * Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+     * `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+     * to a caller granted `work_order.read` (or the `action`) on its parent.
      * </pre>
      *
      * <code>.aiws.engine.v1.WorkOrderState state = 2;</code>
@@ -780,7 +792,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Only work orders in this state; UNSPECIFIED means any.
+     * Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+     * `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+     * to a caller granted `work_order.read` (or the `action`) on its parent.
      * </pre>
      *
      * <code>.aiws.engine.v1.WorkOrderState state = 2;</code>

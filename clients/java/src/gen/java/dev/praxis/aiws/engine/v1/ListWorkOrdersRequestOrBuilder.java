@@ -32,7 +32,9 @@ public interface ListWorkOrdersRequestOrBuilder extends
 
   /**
    * <pre>
-   * Only work orders in this state; UNSPECIFIED means any.
+   * Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+   * `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+   * to a caller granted `work_order.read` (or the `action`) on its parent.
    * </pre>
    *
    * <code>.aiws.engine.v1.WorkOrderState state = 2;</code>
@@ -41,7 +43,9 @@ public interface ListWorkOrdersRequestOrBuilder extends
   int getStateValue();
   /**
    * <pre>
-   * Only work orders in this state; UNSPECIFIED means any.
+   * Only work orders in this state; UNSPECIFIED means any. PROPOSED with an empty
+   * `parent_id` lists the proposals waiting for a decision anywhere in the tree, each
+   * to a caller granted `work_order.read` (or the `action`) on its parent.
    * </pre>
    *
    * <code>.aiws.engine.v1.WorkOrderState state = 2;</code>

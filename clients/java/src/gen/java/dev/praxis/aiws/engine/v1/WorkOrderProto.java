@@ -86,6 +86,31 @@ public final class WorkOrderProto extends com.google.protobuf.GeneratedFile {
   static final 
     com.google.protobuf.GeneratedMessage.FieldAccessorTable
       internal_static_aiws_engine_v1_CloseWorkOrderResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ProposeWorkOrderRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ProposeWorkOrderRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ProposeWorkOrderRequest_LabelsEntry_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ProposeWorkOrderRequest_LabelsEntry_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_ProposeWorkOrderResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_ProposeWorkOrderResponse_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_DecideWorkOrderProposalRequest_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_DecideWorkOrderProposalRequest_fieldAccessorTable;
+  static final com.google.protobuf.Descriptors.Descriptor
+    internal_static_aiws_engine_v1_DecideWorkOrderProposalResponse_descriptor;
+  static final 
+    com.google.protobuf.GeneratedMessage.FieldAccessorTable
+      internal_static_aiws_engine_v1_DecideWorkOrderProposalResponse_fieldAccessorTable;
 
   public static com.google.protobuf.Descriptors.FileDescriptor
       getDescriptor() {
@@ -97,7 +122,7 @@ public final class WorkOrderProto extends com.google.protobuf.GeneratedFile {
     java.lang.String[] descriptorData = {
       "\n\037aiws/engine/v1/work_order.proto\022\016aiws." +
       "engine.v1\"-\n\rRunStateCount\022\r\n\005state\030\001 \001(" +
-      "\t\022\r\n\005count\030\002 \001(\003\"\311\003\n\017WorkOrderRecord\022\025\n\r" +
+      "\t\022\r\n\005count\030\002 \001(\003\"\275\004\n\017WorkOrderRecord\022\025\n\r" +
       "work_order_id\030\001 \001(\t\022\r\n\005title\030\002 \001(\t\022;\n\006la" +
       "bels\030\003 \003(\0132+.aiws.engine.v1.WorkOrderRec" +
       "ord.LabelsEntry\022\017\n\007creator\030\004 \001(\t\022\021\n\tpare" +
@@ -107,51 +132,78 @@ public final class WorkOrderProto extends com.google.protobuf.GeneratedFile {
       "\030\t \001(\t\022\032\n\022spent_microcredits\030\n \001(\t\022\036\n\026re" +
       "maining_microcredits\030\013 \001(\t\022\017\n\007actions\030\014 " +
       "\003(\t\022\025\n\rcreated_at_ms\030\r \001(\003\022\024\n\014closed_at_" +
-      "ms\030\016 \001(\003\022\023\n\013child_count\030\017 \001(\005\032-\n\013LabelsE" +
-      "ntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"\362\001\n" +
-      "\026CreateWorkOrderRequest\022\025\n\rwork_order_id" +
-      "\030\001 \001(\t\022\021\n\tparent_id\030\002 \001(\t\022\r\n\005title\030\003 \001(\t" +
-      "\022B\n\006labels\030\004 \003(\01322.aiws.engine.v1.Create" +
-      "WorkOrderRequest.LabelsEntry\022\033\n\023budget_m" +
-      "icrocredits\030\005 \001(\t\022\017\n\007actions\030\006 \003(\t\032-\n\013La" +
-      "belsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028" +
-      "\001\"`\n\027CreateWorkOrderResponse\0223\n\nwork_ord" +
-      "er\030\001 \001(\0132\037.aiws.engine.v1.WorkOrderRecor" +
-      "d\022\020\n\010replayed\030\002 \001(\010\"2\n\031GetWorkOrderRecor" +
-      "dRequest\022\025\n\rwork_order_id\030\001 \001(\t\"\267\001\n\032GetW" +
-      "orkOrderRecordResponse\0223\n\nwork_order\030\001 \001" +
-      "(\0132\037.aiws.engine.v1.WorkOrderRecord\0221\n\nr" +
-      "un_counts\030\002 \003(\0132\035.aiws.engine.v1.RunStat" +
-      "eCount\0221\n\010children\030\003 \003(\0132\037.aiws.engine.v" +
-      "1.WorkOrderRecord\"\220\001\n\025ListWorkOrdersRequ" +
-      "est\022\021\n\tparent_id\030\001 \001(\t\022-\n\005state\030\002 \001(\0162\036." +
-      "aiws.engine.v1.WorkOrderState\022\021\n\tpage_si" +
-      "ze\030\003 \001(\005\022\022\n\npage_token\030\004 \001(\t\022\016\n\006action\030\005" +
-      " \001(\t\"g\n\026ListWorkOrdersResponse\0224\n\013work_o" +
-      "rders\030\001 \003(\0132\037.aiws.engine.v1.WorkOrderRe" +
-      "cord\022\027\n\017next_page_token\030\002 \001(\t\".\n\025CloseWo" +
-      "rkOrderRequest\022\025\n\rwork_order_id\030\001 \001(\t\"M\n" +
-      "\026CloseWorkOrderResponse\0223\n\nwork_order\030\001 " +
-      "\001(\0132\037.aiws.engine.v1.WorkOrderRecord*\247\001\n" +
-      "\016WorkOrderState\022 \n\034WORK_ORDER_STATE_UNSP" +
-      "ECIFIED\020\000\022\031\n\025WORK_ORDER_STATE_OPEN\020\001\022\033\n\027" +
-      "WORK_ORDER_STATE_PAUSED\020\002\022\036\n\032WORK_ORDER_" +
-      "STATE_CANCELLED\020\003\022\033\n\027WORK_ORDER_STATE_CL" +
-      "OSED\020\0042\257\003\n\020WorkOrderService\022b\n\017CreateWor" +
-      "kOrder\022&.aiws.engine.v1.CreateWorkOrderR" +
-      "equest\032\'.aiws.engine.v1.CreateWorkOrderR" +
-      "esponse\022p\n\022GetWorkOrderRecord\022).aiws.eng" +
-      "ine.v1.GetWorkOrderRecordRequest\032*.aiws." +
-      "engine.v1.GetWorkOrderRecordResponse\"\003\220\002" +
-      "\001\022d\n\016ListWorkOrders\022%.aiws.engine.v1.Lis" +
-      "tWorkOrdersRequest\032&.aiws.engine.v1.List" +
-      "WorkOrdersResponse\"\003\220\002\001\022_\n\016CloseWorkOrde" +
-      "r\022%.aiws.engine.v1.CloseWorkOrderRequest" +
-      "\032&.aiws.engine.v1.CloseWorkOrderResponse" +
-      "Bq\n\031dev.praxis.aiws.engine.v1B\016WorkOrder" +
-      "ProtoP\001ZBgithub.com/praxis-engine/praxis" +
-      "/clients/go/aiws/engine/v1;enginev1b\006pro" +
-      "to3"
+      "ms\030\016 \001(\003\022\023\n\013child_count\030\017 \001(\005\022\020\n\010propose" +
+      "d\030\020 \001(\010\022\022\n\ndecided_by\030\021 \001(\t\022\025\n\rdecided_a" +
+      "t_ms\030\022 \001(\003\022\026\n\016decline_reason\030\023 \001(\t\022\035\n\025re" +
+      "served_microcredits\030\024 \001(\t\032-\n\013LabelsEntry" +
+      "\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"\362\001\n\026Cre" +
+      "ateWorkOrderRequest\022\025\n\rwork_order_id\030\001 \001" +
+      "(\t\022\021\n\tparent_id\030\002 \001(\t\022\r\n\005title\030\003 \001(\t\022B\n\006" +
+      "labels\030\004 \003(\01322.aiws.engine.v1.CreateWork" +
+      "OrderRequest.LabelsEntry\022\033\n\023budget_micro" +
+      "credits\030\005 \001(\t\022\017\n\007actions\030\006 \003(\t\032-\n\013Labels" +
+      "Entry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"`\n" +
+      "\027CreateWorkOrderResponse\0223\n\nwork_order\030\001" +
+      " \001(\0132\037.aiws.engine.v1.WorkOrderRecord\022\020\n" +
+      "\010replayed\030\002 \001(\010\"2\n\031GetWorkOrderRecordReq" +
+      "uest\022\025\n\rwork_order_id\030\001 \001(\t\"\267\001\n\032GetWorkO" +
+      "rderRecordResponse\0223\n\nwork_order\030\001 \001(\0132\037" +
+      ".aiws.engine.v1.WorkOrderRecord\0221\n\nrun_c" +
+      "ounts\030\002 \003(\0132\035.aiws.engine.v1.RunStateCou" +
+      "nt\0221\n\010children\030\003 \003(\0132\037.aiws.engine.v1.Wo" +
+      "rkOrderRecord\"\220\001\n\025ListWorkOrdersRequest\022" +
+      "\021\n\tparent_id\030\001 \001(\t\022-\n\005state\030\002 \001(\0162\036.aiws" +
+      ".engine.v1.WorkOrderState\022\021\n\tpage_size\030\003" +
+      " \001(\005\022\022\n\npage_token\030\004 \001(\t\022\016\n\006action\030\005 \001(\t" +
+      "\"g\n\026ListWorkOrdersResponse\0224\n\013work_order" +
+      "s\030\001 \003(\0132\037.aiws.engine.v1.WorkOrderRecord" +
+      "\022\027\n\017next_page_token\030\002 \001(\t\".\n\025CloseWorkOr" +
+      "derRequest\022\025\n\rwork_order_id\030\001 \001(\t\"M\n\026Clo" +
+      "seWorkOrderResponse\0223\n\nwork_order\030\001 \001(\0132" +
+      "\037.aiws.engine.v1.WorkOrderRecord\"\364\001\n\027Pro" +
+      "poseWorkOrderRequest\022\025\n\rwork_order_id\030\001 " +
+      "\001(\t\022\021\n\tparent_id\030\002 \001(\t\022\r\n\005title\030\003 \001(\t\022C\n" +
+      "\006labels\030\004 \003(\01323.aiws.engine.v1.ProposeWo" +
+      "rkOrderRequest.LabelsEntry\022\033\n\023budget_mic" +
+      "rocredits\030\005 \001(\t\022\017\n\007actions\030\006 \003(\t\032-\n\013Labe" +
+      "lsEntry\022\013\n\003key\030\001 \001(\t\022\r\n\005value\030\002 \001(\t:\0028\001\"" +
+      "a\n\030ProposeWorkOrderResponse\0223\n\nwork_orde" +
+      "r\030\001 \001(\0132\037.aiws.engine.v1.WorkOrderRecord" +
+      "\022\020\n\010replayed\030\002 \001(\010\"{\n\036DecideWorkOrderPro" +
+      "posalRequest\022\025\n\rwork_order_id\030\001 \001(\t\0222\n\010d" +
+      "ecision\030\002 \001(\0162 .aiws.engine.v1.ProposalD" +
+      "ecision\022\016\n\006reason\030\003 \001(\t\"V\n\037DecideWorkOrd" +
+      "erProposalResponse\0223\n\nwork_order\030\001 \001(\0132\037" +
+      ".aiws.engine.v1.WorkOrderRecord*\345\001\n\016Work" +
+      "OrderState\022 \n\034WORK_ORDER_STATE_UNSPECIFI" +
+      "ED\020\000\022\031\n\025WORK_ORDER_STATE_OPEN\020\001\022\033\n\027WORK_" +
+      "ORDER_STATE_PAUSED\020\002\022\036\n\032WORK_ORDER_STATE" +
+      "_CANCELLED\020\003\022\033\n\027WORK_ORDER_STATE_CLOSED\020" +
+      "\004\022\035\n\031WORK_ORDER_STATE_PROPOSED\020\005\022\035\n\031WORK" +
+      "_ORDER_STATE_DECLINED\020\006*s\n\020ProposalDecis" +
+      "ion\022!\n\035PROPOSAL_DECISION_UNSPECIFIED\020\000\022\035" +
+      "\n\031PROPOSAL_DECISION_APPROVE\020\001\022\035\n\031PROPOSA" +
+      "L_DECISION_DECLINE\020\0022\222\005\n\020WorkOrderServic" +
+      "e\022b\n\017CreateWorkOrder\022&.aiws.engine.v1.Cr" +
+      "eateWorkOrderRequest\032\'.aiws.engine.v1.Cr" +
+      "eateWorkOrderResponse\022p\n\022GetWorkOrderRec" +
+      "ord\022).aiws.engine.v1.GetWorkOrderRecordR" +
+      "equest\032*.aiws.engine.v1.GetWorkOrderReco" +
+      "rdResponse\"\003\220\002\001\022d\n\016ListWorkOrders\022%.aiws" +
+      ".engine.v1.ListWorkOrdersRequest\032&.aiws." +
+      "engine.v1.ListWorkOrdersResponse\"\003\220\002\001\022_\n" +
+      "\016CloseWorkOrder\022%.aiws.engine.v1.CloseWo" +
+      "rkOrderRequest\032&.aiws.engine.v1.CloseWor" +
+      "kOrderResponse\022e\n\020ProposeWorkOrder\022\'.aiw" +
+      "s.engine.v1.ProposeWorkOrderRequest\032(.ai" +
+      "ws.engine.v1.ProposeWorkOrderResponse\022z\n" +
+      "\027DecideWorkOrderProposal\022..aiws.engine.v" +
+      "1.DecideWorkOrderProposalRequest\032/.aiws." +
+      "engine.v1.DecideWorkOrderProposalRespons" +
+      "eBq\n\031dev.praxis.aiws.engine.v1B\016WorkOrde" +
+      "rProtoP\001ZBgithub.com/praxis-engine/praxi" +
+      "s/clients/go/aiws/engine/v1;enginev1b\006pr" +
+      "oto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -168,7 +220,7 @@ public final class WorkOrderProto extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_WorkOrderRecord_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_WorkOrderRecord_descriptor,
-        new java.lang.String[] { "WorkOrderId", "Title", "Labels", "Creator", "ParentId", "Ancestors", "State", "StateFrom", "BudgetMicrocredits", "SpentMicrocredits", "RemainingMicrocredits", "Actions", "CreatedAtMs", "ClosedAtMs", "ChildCount", });
+        new java.lang.String[] { "WorkOrderId", "Title", "Labels", "Creator", "ParentId", "Ancestors", "State", "StateFrom", "BudgetMicrocredits", "SpentMicrocredits", "RemainingMicrocredits", "Actions", "CreatedAtMs", "ClosedAtMs", "ChildCount", "Proposed", "DecidedBy", "DecidedAtMs", "DeclineReason", "ReservedMicrocredits", });
     internal_static_aiws_engine_v1_WorkOrderRecord_LabelsEntry_descriptor =
       internal_static_aiws_engine_v1_WorkOrderRecord_descriptor.getNestedType(0);
     internal_static_aiws_engine_v1_WorkOrderRecord_LabelsEntry_fieldAccessorTable = new
@@ -228,6 +280,36 @@ public final class WorkOrderProto extends com.google.protobuf.GeneratedFile {
     internal_static_aiws_engine_v1_CloseWorkOrderResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessage.FieldAccessorTable(
         internal_static_aiws_engine_v1_CloseWorkOrderResponse_descriptor,
+        new java.lang.String[] { "WorkOrder", });
+    internal_static_aiws_engine_v1_ProposeWorkOrderRequest_descriptor =
+      getDescriptor().getMessageType(10);
+    internal_static_aiws_engine_v1_ProposeWorkOrderRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ProposeWorkOrderRequest_descriptor,
+        new java.lang.String[] { "WorkOrderId", "ParentId", "Title", "Labels", "BudgetMicrocredits", "Actions", });
+    internal_static_aiws_engine_v1_ProposeWorkOrderRequest_LabelsEntry_descriptor =
+      internal_static_aiws_engine_v1_ProposeWorkOrderRequest_descriptor.getNestedType(0);
+    internal_static_aiws_engine_v1_ProposeWorkOrderRequest_LabelsEntry_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ProposeWorkOrderRequest_LabelsEntry_descriptor,
+        new java.lang.String[] { "Key", "Value", });
+    internal_static_aiws_engine_v1_ProposeWorkOrderResponse_descriptor =
+      getDescriptor().getMessageType(11);
+    internal_static_aiws_engine_v1_ProposeWorkOrderResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_ProposeWorkOrderResponse_descriptor,
+        new java.lang.String[] { "WorkOrder", "Replayed", });
+    internal_static_aiws_engine_v1_DecideWorkOrderProposalRequest_descriptor =
+      getDescriptor().getMessageType(12);
+    internal_static_aiws_engine_v1_DecideWorkOrderProposalRequest_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_DecideWorkOrderProposalRequest_descriptor,
+        new java.lang.String[] { "WorkOrderId", "Decision", "Reason", });
+    internal_static_aiws_engine_v1_DecideWorkOrderProposalResponse_descriptor =
+      getDescriptor().getMessageType(13);
+    internal_static_aiws_engine_v1_DecideWorkOrderProposalResponse_fieldAccessorTable = new
+      com.google.protobuf.GeneratedMessage.FieldAccessorTable(
+        internal_static_aiws_engine_v1_DecideWorkOrderProposalResponse_descriptor,
         new java.lang.String[] { "WorkOrder", });
     descriptor.resolveAllFeaturesImmutable();
   }

@@ -45,6 +45,9 @@ private static final long serialVersionUID = 0L;
     remainingMicrocredits_ = "";
     actions_ =
         com.google.protobuf.LazyStringArrayList.emptyList();
+    decidedBy_ = "";
+    declineReason_ = "";
+    reservedMicrocredits_ = "";
   }
 
   public static final com.google.protobuf.Descriptors.Descriptor
@@ -581,8 +584,9 @@ java.lang.String defaultValue) {
   /**
    * <pre>
    * What its runs may still spend: the least that it or any ancestor with a budget has
-   * left (budget minus spend, negative when an attempt reported more than remained);
-   * empty when neither it nor any ancestor has a budget.
+   * left (budget minus spend minus what running attempts hold there, negative when an
+   * attempt reported more than remained); empty when neither it nor any ancestor has a
+   * budget.
    * </pre>
    *
    * <code>string remaining_microcredits = 11;</code>
@@ -604,8 +608,9 @@ java.lang.String defaultValue) {
   /**
    * <pre>
    * What its runs may still spend: the least that it or any ancestor with a budget has
-   * left (budget minus spend, negative when an attempt reported more than remained);
-   * empty when neither it nor any ancestor has a budget.
+   * left (budget minus spend minus what running attempts hold there, negative when an
+   * attempt reported more than remained); empty when neither it nor any ancestor has a
+   * budget.
    * </pre>
    *
    * <code>string remaining_microcredits = 11;</code>
@@ -717,7 +722,8 @@ java.lang.String defaultValue) {
   private int childCount_ = 0;
   /**
    * <pre>
-   * How many children it has.
+   * How many children it has (proposals waiting for a decision, and declined ones, not
+   * counted).
    * </pre>
    *
    * <code>int32 child_count = 15;</code>
@@ -726,6 +732,185 @@ java.lang.String defaultValue) {
   @java.lang.Override
   public int getChildCount() {
     return childCount_;
+  }
+
+  public static final int PROPOSED_FIELD_NUMBER = 16;
+  private boolean proposed_ = false;
+  /**
+   * <pre>
+   * True when an agent proposed it (ProposeWorkOrder): `creator` is then the proposer.
+   * </pre>
+   *
+   * <code>bool proposed = 16;</code>
+   * @return The proposed.
+   */
+  @java.lang.Override
+  public boolean getProposed() {
+    return proposed_;
+  }
+
+  public static final int DECIDED_BY_FIELD_NUMBER = 17;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object decidedBy_ = "";
+  /**
+   * <pre>
+   * The human who approved or declined the proposal; empty while undecided or when it
+   * was created directly.
+   * </pre>
+   *
+   * <code>string decided_by = 17;</code>
+   * @return The decidedBy.
+   */
+  @java.lang.Override
+  public java.lang.String getDecidedBy() {
+    java.lang.Object ref = decidedBy_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      decidedBy_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The human who approved or declined the proposal; empty while undecided or when it
+   * was created directly.
+   * </pre>
+   *
+   * <code>string decided_by = 17;</code>
+   * @return The bytes for decidedBy.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getDecidedByBytes() {
+    java.lang.Object ref = decidedBy_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      decidedBy_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int DECIDED_AT_MS_FIELD_NUMBER = 18;
+  private long decidedAtMs_ = 0L;
+  /**
+   * <pre>
+   * When the proposal was decided, UTC epoch ms; 0 while undecided.
+   * </pre>
+   *
+   * <code>int64 decided_at_ms = 18;</code>
+   * @return The decidedAtMs.
+   */
+  @java.lang.Override
+  public long getDecidedAtMs() {
+    return decidedAtMs_;
+  }
+
+  public static final int DECLINE_REASON_FIELD_NUMBER = 19;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object declineReason_ = "";
+  /**
+   * <pre>
+   * Why a human declined it (state DECLINED); empty otherwise.
+   * </pre>
+   *
+   * <code>string decline_reason = 19;</code>
+   * @return The declineReason.
+   */
+  @java.lang.Override
+  public java.lang.String getDeclineReason() {
+    java.lang.Object ref = declineReason_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      declineReason_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * Why a human declined it (state DECLINED); empty otherwise.
+   * </pre>
+   *
+   * <code>string decline_reason = 19;</code>
+   * @return The bytes for declineReason.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getDeclineReasonBytes() {
+    java.lang.Object ref = declineReason_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      declineReason_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
+  public static final int RESERVED_MICROCREDITS_FIELD_NUMBER = 20;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object reservedMicrocredits_ = "";
+  /**
+   * <pre>
+   * What the running attempts of runs in its subtree hold against its own budget: the
+   * maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+   * ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+   * `remaining_microcredits` already counts it as spent.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 20;</code>
+   * @return The reservedMicrocredits.
+   */
+  @java.lang.Override
+  public java.lang.String getReservedMicrocredits() {
+    java.lang.Object ref = reservedMicrocredits_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      reservedMicrocredits_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * What the running attempts of runs in its subtree hold against its own budget: the
+   * maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+   * ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+   * `remaining_microcredits` already counts it as spent.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 20;</code>
+   * @return The bytes for reservedMicrocredits.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getReservedMicrocreditsBytes() {
+    java.lang.Object ref = reservedMicrocredits_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      reservedMicrocredits_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
   }
 
   private byte memoizedIsInitialized = -1;
@@ -789,6 +974,21 @@ java.lang.String defaultValue) {
     }
     if (childCount_ != 0) {
       output.writeInt32(15, childCount_);
+    }
+    if (proposed_ != false) {
+      output.writeBool(16, proposed_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(decidedBy_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 17, decidedBy_);
+    }
+    if (decidedAtMs_ != 0L) {
+      output.writeInt64(18, decidedAtMs_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(declineReason_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 19, declineReason_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(reservedMicrocredits_)) {
+      com.google.protobuf.GeneratedMessage.writeString(output, 20, reservedMicrocredits_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -865,6 +1065,23 @@ java.lang.String defaultValue) {
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(15, childCount_);
     }
+    if (proposed_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(16, proposed_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(decidedBy_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(17, decidedBy_);
+    }
+    if (decidedAtMs_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(18, decidedAtMs_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(declineReason_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(19, declineReason_);
+    }
+    if (!com.google.protobuf.GeneratedMessage.isStringEmpty(reservedMicrocredits_)) {
+      size += com.google.protobuf.GeneratedMessage.computeStringSize(20, reservedMicrocredits_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -909,6 +1126,16 @@ java.lang.String defaultValue) {
         != other.getClosedAtMs()) return false;
     if (getChildCount()
         != other.getChildCount()) return false;
+    if (getProposed()
+        != other.getProposed()) return false;
+    if (!getDecidedBy()
+        .equals(other.getDecidedBy())) return false;
+    if (getDecidedAtMs()
+        != other.getDecidedAtMs()) return false;
+    if (!getDeclineReason()
+        .equals(other.getDeclineReason())) return false;
+    if (!getReservedMicrocredits()
+        .equals(other.getReservedMicrocredits())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -958,6 +1185,18 @@ java.lang.String defaultValue) {
         getClosedAtMs());
     hash = (37 * hash) + CHILD_COUNT_FIELD_NUMBER;
     hash = (53 * hash) + getChildCount();
+    hash = (37 * hash) + PROPOSED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getProposed());
+    hash = (37 * hash) + DECIDED_BY_FIELD_NUMBER;
+    hash = (53 * hash) + getDecidedBy().hashCode();
+    hash = (37 * hash) + DECIDED_AT_MS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getDecidedAtMs());
+    hash = (37 * hash) + DECLINE_REASON_FIELD_NUMBER;
+    hash = (53 * hash) + getDeclineReason().hashCode();
+    hash = (37 * hash) + RESERVED_MICROCREDITS_FIELD_NUMBER;
+    hash = (53 * hash) + getReservedMicrocredits().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -1132,6 +1371,11 @@ java.lang.String defaultValue) {
       createdAtMs_ = 0L;
       closedAtMs_ = 0L;
       childCount_ = 0;
+      proposed_ = false;
+      decidedBy_ = "";
+      decidedAtMs_ = 0L;
+      declineReason_ = "";
+      reservedMicrocredits_ = "";
       return this;
     }
 
@@ -1212,6 +1456,21 @@ java.lang.String defaultValue) {
       }
       if (((from_bitField0_ & 0x00004000) != 0)) {
         result.childCount_ = childCount_;
+      }
+      if (((from_bitField0_ & 0x00008000) != 0)) {
+        result.proposed_ = proposed_;
+      }
+      if (((from_bitField0_ & 0x00010000) != 0)) {
+        result.decidedBy_ = decidedBy_;
+      }
+      if (((from_bitField0_ & 0x00020000) != 0)) {
+        result.decidedAtMs_ = decidedAtMs_;
+      }
+      if (((from_bitField0_ & 0x00040000) != 0)) {
+        result.declineReason_ = declineReason_;
+      }
+      if (((from_bitField0_ & 0x00080000) != 0)) {
+        result.reservedMicrocredits_ = reservedMicrocredits_;
       }
     }
 
@@ -1301,6 +1560,27 @@ java.lang.String defaultValue) {
       }
       if (other.getChildCount() != 0) {
         setChildCount(other.getChildCount());
+      }
+      if (other.getProposed() != false) {
+        setProposed(other.getProposed());
+      }
+      if (!other.getDecidedBy().isEmpty()) {
+        decidedBy_ = other.decidedBy_;
+        bitField0_ |= 0x00010000;
+        onChanged();
+      }
+      if (other.getDecidedAtMs() != 0L) {
+        setDecidedAtMs(other.getDecidedAtMs());
+      }
+      if (!other.getDeclineReason().isEmpty()) {
+        declineReason_ = other.declineReason_;
+        bitField0_ |= 0x00040000;
+        onChanged();
+      }
+      if (!other.getReservedMicrocredits().isEmpty()) {
+        reservedMicrocredits_ = other.reservedMicrocredits_;
+        bitField0_ |= 0x00080000;
+        onChanged();
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1409,6 +1689,31 @@ java.lang.String defaultValue) {
               bitField0_ |= 0x00004000;
               break;
             } // case 120
+            case 128: {
+              proposed_ = input.readBool();
+              bitField0_ |= 0x00008000;
+              break;
+            } // case 128
+            case 138: {
+              decidedBy_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00010000;
+              break;
+            } // case 138
+            case 144: {
+              decidedAtMs_ = input.readInt64();
+              bitField0_ |= 0x00020000;
+              break;
+            } // case 144
+            case 154: {
+              declineReason_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00040000;
+              break;
+            } // case 154
+            case 162: {
+              reservedMicrocredits_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00080000;
+              break;
+            } // case 162
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2447,8 +2752,9 @@ java.lang.String defaultValue) {
     /**
      * <pre>
      * What its runs may still spend: the least that it or any ancestor with a budget has
-     * left (budget minus spend, negative when an attempt reported more than remained);
-     * empty when neither it nor any ancestor has a budget.
+     * left (budget minus spend minus what running attempts hold there, negative when an
+     * attempt reported more than remained); empty when neither it nor any ancestor has a
+     * budget.
      * </pre>
      *
      * <code>string remaining_microcredits = 11;</code>
@@ -2469,8 +2775,9 @@ java.lang.String defaultValue) {
     /**
      * <pre>
      * What its runs may still spend: the least that it or any ancestor with a budget has
-     * left (budget minus spend, negative when an attempt reported more than remained);
-     * empty when neither it nor any ancestor has a budget.
+     * left (budget minus spend minus what running attempts hold there, negative when an
+     * attempt reported more than remained); empty when neither it nor any ancestor has a
+     * budget.
      * </pre>
      *
      * <code>string remaining_microcredits = 11;</code>
@@ -2492,8 +2799,9 @@ java.lang.String defaultValue) {
     /**
      * <pre>
      * What its runs may still spend: the least that it or any ancestor with a budget has
-     * left (budget minus spend, negative when an attempt reported more than remained);
-     * empty when neither it nor any ancestor has a budget.
+     * left (budget minus spend minus what running attempts hold there, negative when an
+     * attempt reported more than remained); empty when neither it nor any ancestor has a
+     * budget.
      * </pre>
      *
      * <code>string remaining_microcredits = 11;</code>
@@ -2511,8 +2819,9 @@ java.lang.String defaultValue) {
     /**
      * <pre>
      * What its runs may still spend: the least that it or any ancestor with a budget has
-     * left (budget minus spend, negative when an attempt reported more than remained);
-     * empty when neither it nor any ancestor has a budget.
+     * left (budget minus spend minus what running attempts hold there, negative when an
+     * attempt reported more than remained); empty when neither it nor any ancestor has a
+     * budget.
      * </pre>
      *
      * <code>string remaining_microcredits = 11;</code>
@@ -2527,8 +2836,9 @@ java.lang.String defaultValue) {
     /**
      * <pre>
      * What its runs may still spend: the least that it or any ancestor with a budget has
-     * left (budget minus spend, negative when an attempt reported more than remained);
-     * empty when neither it nor any ancestor has a budget.
+     * left (budget minus spend minus what running attempts hold there, negative when an
+     * attempt reported more than remained); empty when neither it nor any ancestor has a
+     * budget.
      * </pre>
      *
      * <code>string remaining_microcredits = 11;</code>
@@ -2792,7 +3102,8 @@ java.lang.String defaultValue) {
     private int childCount_ ;
     /**
      * <pre>
-     * How many children it has.
+     * How many children it has (proposals waiting for a decision, and declined ones, not
+     * counted).
      * </pre>
      *
      * <code>int32 child_count = 15;</code>
@@ -2804,7 +3115,8 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * How many children it has.
+     * How many children it has (proposals waiting for a decision, and declined ones, not
+     * counted).
      * </pre>
      *
      * <code>int32 child_count = 15;</code>
@@ -2820,7 +3132,8 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * How many children it has.
+     * How many children it has (proposals waiting for a decision, and declined ones, not
+     * counted).
      * </pre>
      *
      * <code>int32 child_count = 15;</code>
@@ -2829,6 +3142,390 @@ java.lang.String defaultValue) {
     public Builder clearChildCount() {
       bitField0_ = (bitField0_ & ~0x00004000);
       childCount_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private boolean proposed_ ;
+    /**
+     * <pre>
+     * True when an agent proposed it (ProposeWorkOrder): `creator` is then the proposer.
+     * </pre>
+     *
+     * <code>bool proposed = 16;</code>
+     * @return The proposed.
+     */
+    @java.lang.Override
+    public boolean getProposed() {
+      return proposed_;
+    }
+    /**
+     * <pre>
+     * True when an agent proposed it (ProposeWorkOrder): `creator` is then the proposer.
+     * </pre>
+     *
+     * <code>bool proposed = 16;</code>
+     * @param value The proposed to set.
+     * @return This builder for chaining.
+     */
+    public Builder setProposed(boolean value) {
+
+      proposed_ = value;
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True when an agent proposed it (ProposeWorkOrder): `creator` is then the proposer.
+     * </pre>
+     *
+     * <code>bool proposed = 16;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearProposed() {
+      bitField0_ = (bitField0_ & ~0x00008000);
+      proposed_ = false;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object decidedBy_ = "";
+    /**
+     * <pre>
+     * The human who approved or declined the proposal; empty while undecided or when it
+     * was created directly.
+     * </pre>
+     *
+     * <code>string decided_by = 17;</code>
+     * @return The decidedBy.
+     */
+    public java.lang.String getDecidedBy() {
+      java.lang.Object ref = decidedBy_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        decidedBy_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The human who approved or declined the proposal; empty while undecided or when it
+     * was created directly.
+     * </pre>
+     *
+     * <code>string decided_by = 17;</code>
+     * @return The bytes for decidedBy.
+     */
+    public com.google.protobuf.ByteString
+        getDecidedByBytes() {
+      java.lang.Object ref = decidedBy_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        decidedBy_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The human who approved or declined the proposal; empty while undecided or when it
+     * was created directly.
+     * </pre>
+     *
+     * <code>string decided_by = 17;</code>
+     * @param value The decidedBy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDecidedBy(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      decidedBy_ = value;
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The human who approved or declined the proposal; empty while undecided or when it
+     * was created directly.
+     * </pre>
+     *
+     * <code>string decided_by = 17;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDecidedBy() {
+      decidedBy_ = getDefaultInstance().getDecidedBy();
+      bitField0_ = (bitField0_ & ~0x00010000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The human who approved or declined the proposal; empty while undecided or when it
+     * was created directly.
+     * </pre>
+     *
+     * <code>string decided_by = 17;</code>
+     * @param value The bytes for decidedBy to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDecidedByBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      decidedBy_ = value;
+      bitField0_ |= 0x00010000;
+      onChanged();
+      return this;
+    }
+
+    private long decidedAtMs_ ;
+    /**
+     * <pre>
+     * When the proposal was decided, UTC epoch ms; 0 while undecided.
+     * </pre>
+     *
+     * <code>int64 decided_at_ms = 18;</code>
+     * @return The decidedAtMs.
+     */
+    @java.lang.Override
+    public long getDecidedAtMs() {
+      return decidedAtMs_;
+    }
+    /**
+     * <pre>
+     * When the proposal was decided, UTC epoch ms; 0 while undecided.
+     * </pre>
+     *
+     * <code>int64 decided_at_ms = 18;</code>
+     * @param value The decidedAtMs to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDecidedAtMs(long value) {
+
+      decidedAtMs_ = value;
+      bitField0_ |= 0x00020000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * When the proposal was decided, UTC epoch ms; 0 while undecided.
+     * </pre>
+     *
+     * <code>int64 decided_at_ms = 18;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDecidedAtMs() {
+      bitField0_ = (bitField0_ & ~0x00020000);
+      decidedAtMs_ = 0L;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object declineReason_ = "";
+    /**
+     * <pre>
+     * Why a human declined it (state DECLINED); empty otherwise.
+     * </pre>
+     *
+     * <code>string decline_reason = 19;</code>
+     * @return The declineReason.
+     */
+    public java.lang.String getDeclineReason() {
+      java.lang.Object ref = declineReason_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        declineReason_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Why a human declined it (state DECLINED); empty otherwise.
+     * </pre>
+     *
+     * <code>string decline_reason = 19;</code>
+     * @return The bytes for declineReason.
+     */
+    public com.google.protobuf.ByteString
+        getDeclineReasonBytes() {
+      java.lang.Object ref = declineReason_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        declineReason_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * Why a human declined it (state DECLINED); empty otherwise.
+     * </pre>
+     *
+     * <code>string decline_reason = 19;</code>
+     * @param value The declineReason to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDeclineReason(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      declineReason_ = value;
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Why a human declined it (state DECLINED); empty otherwise.
+     * </pre>
+     *
+     * <code>string decline_reason = 19;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDeclineReason() {
+      declineReason_ = getDefaultInstance().getDeclineReason();
+      bitField0_ = (bitField0_ & ~0x00040000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Why a human declined it (state DECLINED); empty otherwise.
+     * </pre>
+     *
+     * <code>string decline_reason = 19;</code>
+     * @param value The bytes for declineReason to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDeclineReasonBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      declineReason_ = value;
+      bitField0_ |= 0x00040000;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object reservedMicrocredits_ = "";
+    /**
+     * <pre>
+     * What the running attempts of runs in its subtree hold against its own budget: the
+     * maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+     * ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+     * `remaining_microcredits` already counts it as spent.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 20;</code>
+     * @return The reservedMicrocredits.
+     */
+    public java.lang.String getReservedMicrocredits() {
+      java.lang.Object ref = reservedMicrocredits_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        reservedMicrocredits_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * What the running attempts of runs in its subtree hold against its own budget: the
+     * maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+     * ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+     * `remaining_microcredits` already counts it as spent.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 20;</code>
+     * @return The bytes for reservedMicrocredits.
+     */
+    public com.google.protobuf.ByteString
+        getReservedMicrocreditsBytes() {
+      java.lang.Object ref = reservedMicrocredits_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        reservedMicrocredits_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * What the running attempts of runs in its subtree hold against its own budget: the
+     * maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+     * ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+     * `remaining_microcredits` already counts it as spent.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 20;</code>
+     * @param value The reservedMicrocredits to set.
+     * @return This builder for chaining.
+     */
+    public Builder setReservedMicrocredits(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      reservedMicrocredits_ = value;
+      bitField0_ |= 0x00080000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the running attempts of runs in its subtree hold against its own budget: the
+     * maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+     * ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+     * `remaining_microcredits` already counts it as spent.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 20;</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearReservedMicrocredits() {
+      reservedMicrocredits_ = getDefaultInstance().getReservedMicrocredits();
+      bitField0_ = (bitField0_ & ~0x00080000);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * What the running attempts of runs in its subtree hold against its own budget: the
+     * maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+     * ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+     * `remaining_microcredits` already counts it as spent.
+     * </pre>
+     *
+     * <code>string reserved_microcredits = 20;</code>
+     * @param value The bytes for reservedMicrocredits to set.
+     * @return This builder for chaining.
+     */
+    public Builder setReservedMicrocreditsBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      reservedMicrocredits_ = value;
+      bitField0_ |= 0x00080000;
       onChanged();
       return this;
     }

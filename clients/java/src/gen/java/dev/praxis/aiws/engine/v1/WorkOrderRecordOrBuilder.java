@@ -267,8 +267,9 @@ java.lang.String defaultValue);
   /**
    * <pre>
    * What its runs may still spend: the least that it or any ancestor with a budget has
-   * left (budget minus spend, negative when an attempt reported more than remained);
-   * empty when neither it nor any ancestor has a budget.
+   * left (budget minus spend minus what running attempts hold there, negative when an
+   * attempt reported more than remained); empty when neither it nor any ancestor has a
+   * budget.
    * </pre>
    *
    * <code>string remaining_microcredits = 11;</code>
@@ -278,8 +279,9 @@ java.lang.String defaultValue);
   /**
    * <pre>
    * What its runs may still spend: the least that it or any ancestor with a budget has
-   * left (budget minus spend, negative when an attempt reported more than remained);
-   * empty when neither it nor any ancestor has a budget.
+   * left (budget minus spend minus what running attempts hold there, negative when an
+   * attempt reported more than remained); empty when neither it nor any ancestor has a
+   * budget.
    * </pre>
    *
    * <code>string remaining_microcredits = 11;</code>
@@ -355,11 +357,100 @@ java.lang.String defaultValue);
 
   /**
    * <pre>
-   * How many children it has.
+   * How many children it has (proposals waiting for a decision, and declined ones, not
+   * counted).
    * </pre>
    *
    * <code>int32 child_count = 15;</code>
    * @return The childCount.
    */
   int getChildCount();
+
+  /**
+   * <pre>
+   * True when an agent proposed it (ProposeWorkOrder): `creator` is then the proposer.
+   * </pre>
+   *
+   * <code>bool proposed = 16;</code>
+   * @return The proposed.
+   */
+  boolean getProposed();
+
+  /**
+   * <pre>
+   * The human who approved or declined the proposal; empty while undecided or when it
+   * was created directly.
+   * </pre>
+   *
+   * <code>string decided_by = 17;</code>
+   * @return The decidedBy.
+   */
+  java.lang.String getDecidedBy();
+  /**
+   * <pre>
+   * The human who approved or declined the proposal; empty while undecided or when it
+   * was created directly.
+   * </pre>
+   *
+   * <code>string decided_by = 17;</code>
+   * @return The bytes for decidedBy.
+   */
+  com.google.protobuf.ByteString
+      getDecidedByBytes();
+
+  /**
+   * <pre>
+   * When the proposal was decided, UTC epoch ms; 0 while undecided.
+   * </pre>
+   *
+   * <code>int64 decided_at_ms = 18;</code>
+   * @return The decidedAtMs.
+   */
+  long getDecidedAtMs();
+
+  /**
+   * <pre>
+   * Why a human declined it (state DECLINED); empty otherwise.
+   * </pre>
+   *
+   * <code>string decline_reason = 19;</code>
+   * @return The declineReason.
+   */
+  java.lang.String getDeclineReason();
+  /**
+   * <pre>
+   * Why a human declined it (state DECLINED); empty otherwise.
+   * </pre>
+   *
+   * <code>string decline_reason = 19;</code>
+   * @return The bytes for declineReason.
+   */
+  com.google.protobuf.ByteString
+      getDeclineReasonBytes();
+
+  /**
+   * <pre>
+   * What the running attempts of runs in its subtree hold against its own budget: the
+   * maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+   * ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+   * `remaining_microcredits` already counts it as spent.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 20;</code>
+   * @return The reservedMicrocredits.
+   */
+  java.lang.String getReservedMicrocredits();
+  /**
+   * <pre>
+   * What the running attempts of runs in its subtree hold against its own budget: the
+   * maximum costs their nodes declare, reserved at dispatch and let go when each attempt
+   * ends (exact decimal microcredits; "0" when nothing is held or it has no budget).
+   * `remaining_microcredits` already counts it as spent.
+   * </pre>
+   *
+   * <code>string reserved_microcredits = 20;</code>
+   * @return The bytes for reservedMicrocredits.
+   */
+  com.google.protobuf.ByteString
+      getReservedMicrocreditsBytes();
 }

@@ -26,8 +26,11 @@ import static io.grpc.MethodDescriptor.generateFullMethodName;
  * Grants: `work_order.create` on the parent (for a root, on the new work order) to
  * create; `work_order.read` on a work order to read it and list its children;
  * `work_order.close` on it to close it. Creating a work order is a human's or a
- * service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
- * a wait of its run, see docs/concepts.md, and the human creates it).
+ * service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+ * instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+ * resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+ * (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+ * decline it with a reason (DECLINED, final).
  * </pre>
  */
 @io.grpc.stub.annotations.GrpcGenerated
@@ -164,6 +167,68 @@ public final class WorkOrderServiceGrpc {
     return getCloseWorkOrderMethod;
   }
 
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest,
+      dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse> getProposeWorkOrderMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "ProposeWorkOrder",
+      requestType = dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest,
+      dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse> getProposeWorkOrderMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest, dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse> getProposeWorkOrderMethod;
+    if ((getProposeWorkOrderMethod = WorkOrderServiceGrpc.getProposeWorkOrderMethod) == null) {
+      synchronized (WorkOrderServiceGrpc.class) {
+        if ((getProposeWorkOrderMethod = WorkOrderServiceGrpc.getProposeWorkOrderMethod) == null) {
+          WorkOrderServiceGrpc.getProposeWorkOrderMethod = getProposeWorkOrderMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest, dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "ProposeWorkOrder"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new WorkOrderServiceMethodDescriptorSupplier("ProposeWorkOrder"))
+              .build();
+        }
+      }
+    }
+    return getProposeWorkOrderMethod;
+  }
+
+  private static volatile io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest,
+      dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse> getDecideWorkOrderProposalMethod;
+
+  @io.grpc.stub.annotations.RpcMethod(
+      fullMethodName = SERVICE_NAME + '/' + "DecideWorkOrderProposal",
+      requestType = dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest.class,
+      responseType = dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse.class,
+      methodType = io.grpc.MethodDescriptor.MethodType.UNARY)
+  public static io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest,
+      dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse> getDecideWorkOrderProposalMethod() {
+    io.grpc.MethodDescriptor<dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest, dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse> getDecideWorkOrderProposalMethod;
+    if ((getDecideWorkOrderProposalMethod = WorkOrderServiceGrpc.getDecideWorkOrderProposalMethod) == null) {
+      synchronized (WorkOrderServiceGrpc.class) {
+        if ((getDecideWorkOrderProposalMethod = WorkOrderServiceGrpc.getDecideWorkOrderProposalMethod) == null) {
+          WorkOrderServiceGrpc.getDecideWorkOrderProposalMethod = getDecideWorkOrderProposalMethod =
+              io.grpc.MethodDescriptor.<dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest, dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse>newBuilder()
+              .setType(io.grpc.MethodDescriptor.MethodType.UNARY)
+              .setFullMethodName(generateFullMethodName(SERVICE_NAME, "DecideWorkOrderProposal"))
+              .setSampledToLocalTracing(true)
+              .setRequestMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest.getDefaultInstance()))
+              .setResponseMarshaller(io.grpc.protobuf.ProtoUtils.marshaller(
+                  dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse.getDefaultInstance()))
+              .setSchemaDescriptor(new WorkOrderServiceMethodDescriptorSupplier("DecideWorkOrderProposal"))
+              .build();
+        }
+      }
+    }
+    return getDecideWorkOrderProposalMethod;
+  }
+
   /**
    * Creates a new async stub that supports all call types for the service
    */
@@ -247,8 +312,11 @@ public final class WorkOrderServiceGrpc {
    * Grants: `work_order.create` on the parent (for a root, on the new work order) to
    * create; `work_order.read` on a work order to read it and list its children;
    * `work_order.close` on it to close it. Creating a work order is a human's or a
-   * service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-   * a wait of its run, see docs/concepts.md, and the human creates it).
+   * service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+   * instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+   * resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+   * (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+   * decline it with a reason (DECLINED, final).
    * </pre>
    */
   public interface AsyncService {
@@ -305,6 +373,41 @@ public final class WorkOrderServiceGrpc {
         io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.CloseWorkOrderResponse> responseObserver) {
       io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getCloseWorkOrderMethod(), responseObserver);
     }
+
+    /**
+     * <pre>
+     * ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+     * what an agent does where a human would create one. It is checked as a create would be
+     * (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+     * WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+     * proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+     * human approves it. `work_order_id` is the idempotency key: the same proposer
+     * repeating the same proposal gets the record with `replayed = true`; anything else
+     * under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+     * ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+     * its parent's child; it counts in no `child_count` until approved.
+     * </pre>
+     */
+    default void proposeWorkOrder(dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getProposeWorkOrderMethod(), responseObserver);
+    }
+
+    /**
+     * <pre>
+     * DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+     * on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+     * it OPEN after the checks of a direct create, made now against its parent as it is
+     * (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+     * (a `reason` is required) makes it DECLINED for good. The same decision again answers
+     * the record unchanged; the other one, or a decision on a work order created directly,
+     * fails with WORK_ORDER_PROPOSAL_DECIDED.
+     * </pre>
+     */
+    default void decideWorkOrderProposal(dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse> responseObserver) {
+      io.grpc.stub.ServerCalls.asyncUnimplementedUnaryCall(getDecideWorkOrderProposalMethod(), responseObserver);
+    }
   }
 
   /**
@@ -332,8 +435,11 @@ public final class WorkOrderServiceGrpc {
    * Grants: `work_order.create` on the parent (for a root, on the new work order) to
    * create; `work_order.read` on a work order to read it and list its children;
    * `work_order.close` on it to close it. Creating a work order is a human's or a
-   * service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-   * a wait of its run, see docs/concepts.md, and the human creates it).
+   * service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+   * instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+   * resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+   * (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+   * decline it with a reason (DECLINED, final).
    * </pre>
    */
   public static abstract class WorkOrderServiceImplBase
@@ -369,8 +475,11 @@ public final class WorkOrderServiceGrpc {
    * Grants: `work_order.create` on the parent (for a root, on the new work order) to
    * create; `work_order.read` on a work order to read it and list its children;
    * `work_order.close` on it to close it. Creating a work order is a human's or a
-   * service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-   * a wait of its run, see docs/concepts.md, and the human creates it).
+   * service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+   * instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+   * resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+   * (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+   * decline it with a reason (DECLINED, final).
    * </pre>
    */
   public static final class WorkOrderServiceStub
@@ -442,6 +551,43 @@ public final class WorkOrderServiceGrpc {
       io.grpc.stub.ClientCalls.asyncUnaryCall(
           getChannel().newCall(getCloseWorkOrderMethod(), getCallOptions()), request, responseObserver);
     }
+
+    /**
+     * <pre>
+     * ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+     * what an agent does where a human would create one. It is checked as a create would be
+     * (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+     * WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+     * proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+     * human approves it. `work_order_id` is the idempotency key: the same proposer
+     * repeating the same proposal gets the record with `replayed = true`; anything else
+     * under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+     * ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+     * its parent's child; it counts in no `child_count` until approved.
+     * </pre>
+     */
+    public void proposeWorkOrder(dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getProposeWorkOrderMethod(), getCallOptions()), request, responseObserver);
+    }
+
+    /**
+     * <pre>
+     * DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+     * on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+     * it OPEN after the checks of a direct create, made now against its parent as it is
+     * (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+     * (a `reason` is required) makes it DECLINED for good. The same decision again answers
+     * the record unchanged; the other one, or a decision on a work order created directly,
+     * fails with WORK_ORDER_PROPOSAL_DECIDED.
+     * </pre>
+     */
+    public void decideWorkOrderProposal(dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest request,
+        io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse> responseObserver) {
+      io.grpc.stub.ClientCalls.asyncUnaryCall(
+          getChannel().newCall(getDecideWorkOrderProposalMethod(), getCallOptions()), request, responseObserver);
+    }
   }
 
   /**
@@ -469,8 +615,11 @@ public final class WorkOrderServiceGrpc {
    * Grants: `work_order.create` on the parent (for a root, on the new work order) to
    * create; `work_order.read` on a work order to read it and list its children;
    * `work_order.close` on it to close it. Creating a work order is a human's or a
-   * service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-   * a wait of its run, see docs/concepts.md, and the human creates it).
+   * service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+   * instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+   * resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+   * (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+   * decline it with a reason (DECLINED, final).
    * </pre>
    */
   public static final class WorkOrderServiceBlockingV2Stub
@@ -538,6 +687,41 @@ public final class WorkOrderServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
           getChannel(), getCloseWorkOrderMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+     * what an agent does where a human would create one. It is checked as a create would be
+     * (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+     * WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+     * proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+     * human approves it. `work_order_id` is the idempotency key: the same proposer
+     * repeating the same proposal gets the record with `replayed = true`; anything else
+     * under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+     * ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+     * its parent's child; it counts in no `child_count` until approved.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse proposeWorkOrder(dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getProposeWorkOrderMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+     * on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+     * it OPEN after the checks of a direct create, made now against its parent as it is
+     * (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+     * (a `reason` is required) makes it DECLINED for good. The same decision again answers
+     * the record unchanged; the other one, or a decision on a work order created directly,
+     * fails with WORK_ORDER_PROPOSAL_DECIDED.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse decideWorkOrderProposal(dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest request) throws io.grpc.StatusException {
+      return io.grpc.stub.ClientCalls.blockingV2UnaryCall(
+          getChannel(), getDecideWorkOrderProposalMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -565,8 +749,11 @@ public final class WorkOrderServiceGrpc {
    * Grants: `work_order.create` on the parent (for a root, on the new work order) to
    * create; `work_order.read` on a work order to read it and list its children;
    * `work_order.close` on it to close it. Creating a work order is a human's or a
-   * service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-   * a wait of its run, see docs/concepts.md, and the human creates it).
+   * service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+   * instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+   * resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+   * (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+   * decline it with a reason (DECLINED, final).
    * </pre>
    */
   public static final class WorkOrderServiceBlockingStub
@@ -634,6 +821,41 @@ public final class WorkOrderServiceGrpc {
       return io.grpc.stub.ClientCalls.blockingUnaryCall(
           getChannel(), getCloseWorkOrderMethod(), getCallOptions(), request);
     }
+
+    /**
+     * <pre>
+     * ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+     * what an agent does where a human would create one. It is checked as a create would be
+     * (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+     * WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+     * proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+     * human approves it. `work_order_id` is the idempotency key: the same proposer
+     * repeating the same proposal gets the record with `replayed = true`; anything else
+     * under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+     * ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+     * its parent's child; it counts in no `child_count` until approved.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse proposeWorkOrder(dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getProposeWorkOrderMethod(), getCallOptions(), request);
+    }
+
+    /**
+     * <pre>
+     * DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+     * on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+     * it OPEN after the checks of a direct create, made now against its parent as it is
+     * (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+     * (a `reason` is required) makes it DECLINED for good. The same decision again answers
+     * the record unchanged; the other one, or a decision on a work order created directly,
+     * fails with WORK_ORDER_PROPOSAL_DECIDED.
+     * </pre>
+     */
+    public dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse decideWorkOrderProposal(dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest request) {
+      return io.grpc.stub.ClientCalls.blockingUnaryCall(
+          getChannel(), getDecideWorkOrderProposalMethod(), getCallOptions(), request);
+    }
   }
 
   /**
@@ -661,8 +883,11 @@ public final class WorkOrderServiceGrpc {
    * Grants: `work_order.create` on the parent (for a root, on the new work order) to
    * create; `work_order.read` on a work order to read it and list its children;
    * `work_order.close` on it to close it. Creating a work order is a human's or a
-   * service's decision: an agent is refused with HUMAN_REQUIRED (it asks a human through
-   * a wait of its run, see docs/concepts.md, and the human creates it).
+   * service's decision: an agent is refused with HUMAN_REQUIRED. An agent proposes a child
+   * instead (`work_order.propose` on the parent): it is recorded PROPOSED, admits no run,
+   * resume or child (WORK_ORDER_NOT_APPROVED), and waits for a human
+   * (`work_order.decide` on the parent, a human-only action) to approve it (OPEN) or
+   * decline it with a reason (DECLINED, final).
    * </pre>
    */
   public static final class WorkOrderServiceFutureStub
@@ -734,12 +959,51 @@ public final class WorkOrderServiceGrpc {
       return io.grpc.stub.ClientCalls.futureUnaryCall(
           getChannel().newCall(getCloseWorkOrderMethod(), getCallOptions()), request);
     }
+
+    /**
+     * <pre>
+     * ProposeWorkOrder records a proposed child of `parent_id` (required) in state PROPOSED:
+     * what an agent does where a human would create one. It is checked as a create would be
+     * (the same refusals: WORK_ORDER_NOT_FOUND, WORK_ORDER_TOO_DEEP,
+     * WORK_ORDER_BUDGET_EXCEEDS_PARENT, WORK_ORDER_ACTIONS_WIDENED, ...; at most 1,000
+     * proposals wait under one parent, WORK_ORDER_TOO_MANY_CHILDREN), and again when a
+     * human approves it. `work_order_id` is the idempotency key: the same proposer
+     * repeating the same proposal gets the record with `replayed = true`; anything else
+     * under a taken id fails with WORK_ORDER_EXISTS. A proposal shows in
+     * ListWorkOrders with `state = PROPOSED` (the humans' list of what to decide) and as
+     * its parent's child; it counts in no `child_count` until approved.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse> proposeWorkOrder(
+        dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getProposeWorkOrderMethod(), getCallOptions()), request);
+    }
+
+    /**
+     * <pre>
+     * DecideWorkOrderProposal is a human's decision on a proposed child (`work_order.decide`
+     * on its parent; an agent or a service is refused with HUMAN_REQUIRED). APPROVE makes
+     * it OPEN after the checks of a direct create, made now against its parent as it is
+     * (a refusal leaves it PROPOSED: decline it, or make room and approve again); DECLINE
+     * (a `reason` is required) makes it DECLINED for good. The same decision again answers
+     * the record unchanged; the other one, or a decision on a work order created directly,
+     * fails with WORK_ORDER_PROPOSAL_DECIDED.
+     * </pre>
+     */
+    public com.google.common.util.concurrent.ListenableFuture<dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse> decideWorkOrderProposal(
+        dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest request) {
+      return io.grpc.stub.ClientCalls.futureUnaryCall(
+          getChannel().newCall(getDecideWorkOrderProposalMethod(), getCallOptions()), request);
+    }
   }
 
   private static final int METHODID_CREATE_WORK_ORDER = 0;
   private static final int METHODID_GET_WORK_ORDER_RECORD = 1;
   private static final int METHODID_LIST_WORK_ORDERS = 2;
   private static final int METHODID_CLOSE_WORK_ORDER = 3;
+  private static final int METHODID_PROPOSE_WORK_ORDER = 4;
+  private static final int METHODID_DECIDE_WORK_ORDER_PROPOSAL = 5;
 
   private static final class MethodHandlers<Req, Resp> implements
       io.grpc.stub.ServerCalls.UnaryMethod<Req, Resp>,
@@ -773,6 +1037,14 @@ public final class WorkOrderServiceGrpc {
         case METHODID_CLOSE_WORK_ORDER:
           serviceImpl.closeWorkOrder((dev.praxis.aiws.engine.v1.CloseWorkOrderRequest) request,
               (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.CloseWorkOrderResponse>) responseObserver);
+          break;
+        case METHODID_PROPOSE_WORK_ORDER:
+          serviceImpl.proposeWorkOrder((dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse>) responseObserver);
+          break;
+        case METHODID_DECIDE_WORK_ORDER_PROPOSAL:
+          serviceImpl.decideWorkOrderProposal((dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest) request,
+              (io.grpc.stub.StreamObserver<dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse>) responseObserver);
           break;
         default:
           throw new AssertionError();
@@ -820,6 +1092,20 @@ public final class WorkOrderServiceGrpc {
               dev.praxis.aiws.engine.v1.CloseWorkOrderRequest,
               dev.praxis.aiws.engine.v1.CloseWorkOrderResponse>(
                 service, METHODID_CLOSE_WORK_ORDER)))
+        .addMethod(
+          getProposeWorkOrderMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.ProposeWorkOrderRequest,
+              dev.praxis.aiws.engine.v1.ProposeWorkOrderResponse>(
+                service, METHODID_PROPOSE_WORK_ORDER)))
+        .addMethod(
+          getDecideWorkOrderProposalMethod(),
+          io.grpc.stub.ServerCalls.asyncUnaryCall(
+            new MethodHandlers<
+              dev.praxis.aiws.engine.v1.DecideWorkOrderProposalRequest,
+              dev.praxis.aiws.engine.v1.DecideWorkOrderProposalResponse>(
+                service, METHODID_DECIDE_WORK_ORDER_PROPOSAL)))
         .build();
   }
 
@@ -872,6 +1158,8 @@ public final class WorkOrderServiceGrpc {
               .addMethod(getGetWorkOrderRecordMethod())
               .addMethod(getListWorkOrdersMethod())
               .addMethod(getCloseWorkOrderMethod())
+              .addMethod(getProposeWorkOrderMethod())
+              .addMethod(getDecideWorkOrderProposalMethod())
               .build();
         }
       }

@@ -56,6 +56,23 @@ public enum WorkOrderState
    * <code>WORK_ORDER_STATE_CLOSED = 4;</code>
    */
   WORK_ORDER_STATE_CLOSED(4),
+  /**
+   * <pre>
+   * Proposed by an agent (ProposeWorkOrder), waiting for a human to approve or decline
+   * it: it admits no run, resume or child (WORK_ORDER_NOT_APPROVED).
+   * </pre>
+   *
+   * <code>WORK_ORDER_STATE_PROPOSED = 5;</code>
+   */
+  WORK_ORDER_STATE_PROPOSED(5),
+  /**
+   * <pre>
+   * A proposal a human declined (`decline_reason` says why): final, it admits nothing.
+   * </pre>
+   *
+   * <code>WORK_ORDER_STATE_DECLINED = 6;</code>
+   */
+  WORK_ORDER_STATE_DECLINED(6),
   UNRECOGNIZED(-1),
   ;
 
@@ -109,6 +126,23 @@ public enum WorkOrderState
    * <code>WORK_ORDER_STATE_CLOSED = 4;</code>
    */
   public static final int WORK_ORDER_STATE_CLOSED_VALUE = 4;
+  /**
+   * <pre>
+   * Proposed by an agent (ProposeWorkOrder), waiting for a human to approve or decline
+   * it: it admits no run, resume or child (WORK_ORDER_NOT_APPROVED).
+   * </pre>
+   *
+   * <code>WORK_ORDER_STATE_PROPOSED = 5;</code>
+   */
+  public static final int WORK_ORDER_STATE_PROPOSED_VALUE = 5;
+  /**
+   * <pre>
+   * A proposal a human declined (`decline_reason` says why): final, it admits nothing.
+   * </pre>
+   *
+   * <code>WORK_ORDER_STATE_DECLINED = 6;</code>
+   */
+  public static final int WORK_ORDER_STATE_DECLINED_VALUE = 6;
 
 
   public final int getNumber() {
@@ -140,6 +174,8 @@ public enum WorkOrderState
       case 2: return WORK_ORDER_STATE_PAUSED;
       case 3: return WORK_ORDER_STATE_CANCELLED;
       case 4: return WORK_ORDER_STATE_CLOSED;
+      case 5: return WORK_ORDER_STATE_PROPOSED;
+      case 6: return WORK_ORDER_STATE_DECLINED;
       default: return null;
     }
   }

@@ -1,0 +1,111 @@
+"""Attempt records: the upsert of an attempt's settlement, reads, and (PostgreSQL) the
+lock of an attempt's run taken with the read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection
+
+from praxis.core import run as core
+from praxis.store.db import statements
+from praxis.store.db.statements import Statement
+from praxis.store.runtime.tables import attempts, runs
+
+_ATTEMPT_SETTLED = (
+    "status",
+    "payload_digest",
+    "will_retry",
+    "effect",
+    "cost_microcredits",
+    "at_ms",
+)
+
+_UPSERT_ATTEMPT = Statement(
+    sqlite_insert(attempts).on_conflict_do_update(
+        index_elements=[attempts.c.attempt_id],
+        set_={name: getattr(sqlite_insert(attempts).excluded, name) for name in _ATTEMPT_SETTLED},
+    )
+)
+_PG_UPSERT_ATTEMPT = Statement(
+    pg_insert(attempts).on_conflict_do_update(
+        index_elements=[attempts.c.attempt_id],
+        set_={name: getattr(pg_insert(attempts).excluded, name) for name in _ATTEMPT_SETTLED},
+    )
+)
+# PostgreSQL: the run of an attempt, locked in the statement that finds it (an attempt
+# never moves). After waiting for the lock, FOR UPDATE returns the row's newest version,
+# so the row read here is the one the command decides on: no second read of ``runs``.
+_LOCK_ATTEMPT_RUN = Statement(
+    select(runs)
+    .where(
+        runs.c.run_id
+        == select(attempts.c.run_id)
+        .where(attempts.c.attempt_id == bindparam("aid"))
+        .scalar_subquery()
+    )
+    .with_for_update()
+)
+_LOAD_ATTEMPT = Statement(select(attempts).where(attempts.c.attempt_id == bindparam("aid")))
+
+
+def lock_attempt_run(connection: Connection, attempt_id: str) -> tuple[Any, core.Attempt | None]:
+    """Locks the run of an attempt (waits for its holder), then reads the attempt under
+    the lock, in one round trip: the run's ``runs`` row as of the lock (:func:`load_row`
+    makes the record; ``None`` when there is no such attempt) and the attempt
+    (PostgreSQL only: SQLite's writer holds every run)."""
+    with statements.pipelined(connection):
+        locked = _LOCK_ATTEMPT_RUN.run(connection, {"aid": attempt_id}, later=True)
+        loaded = _LOAD_ATTEMPT.run(connection, {"aid": attempt_id}, later=True)
+    return locked.first(), _attempt_of(loaded.first())
+
+
+def upsert(connection: Connection, attempt: core.Attempt) -> None:
+    """Inserts an attempt, or updates its settlement columns (one statement)."""
+    row = {
+        "status": attempt.status.value,
+        "payload_digest": attempt.payload_digest,
+        "will_retry": int(attempt.will_retry),
+        "effect": attempt.effect,
+        "cost_microcredits": attempt.cost_microcredits,
+        "at_ms": attempt.at_ms,
+    }
+    identity = {
+        "attempt_id": attempt.attempt_id,
+        "run_id": attempt.run_id,
+        "node_uid": attempt.node_uid,
+        "number": attempt.number,
+        "worker_id": attempt.worker_id,
+        "principal_id": attempt.principal_id,
+    }
+    if connection.dialect.name == "sqlite":
+        _UPSERT_ATTEMPT.run(connection, {**identity, **row})
+    else:
+        _PG_UPSERT_ATTEMPT.run(connection, {**identity, **row})
+
+
+def load_attempt(connection: Connection, attempt_id: str) -> core.Attempt | None:
+    """One attempt record, or ``None``."""
+    return _attempt_of(_LOAD_ATTEMPT.run(connection, {"aid": attempt_id}).first())
+
+
+def _attempt_of(row: Any) -> core.Attempt | None:
+    if row is None:
+        return None
+    return core.Attempt(
+        attempt_id=row.attempt_id,
+        run_id=row.run_id,
+        node_uid=row.node_uid,
+        number=row.number,
+        worker_id=row.worker_id,
+        status=core.AttemptStatus(row.status),
+        payload_digest=row.payload_digest,
+        will_retry=bool(row.will_retry),
+        effect=row.effect,
+        cost_microcredits=row.cost_microcredits,
+        at_ms=row.at_ms,
+        principal_id=row.principal_id,
+    )

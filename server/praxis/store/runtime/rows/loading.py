@@ -1,0 +1,158 @@
+"""Loading runs: a run's record from its ``runs`` row and its ``run_nodes``, its
+version, and the records of a listing's page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Connection
+
+from praxis.core import run as core
+from praxis.core.definition import Definition
+from praxis.store.db import database
+from praxis.store.db.statements import Statement
+from praxis.store.runtime import codec as run_codec
+from praxis.store.runtime.records import SNAPSHOT_NODES_MAX, RunRecord
+from praxis.store.runtime.tables import run_nodes, runs
+
+DefinitionLoader = Callable[[Connection, str], Definition]
+_CHUNK = 400
+
+# Hot-path statements, built once and run on the raw SQLite cursor
+# (praxis.store.db.statements); each is keyed by primary key or a unique index.
+_LOAD_RUN = Statement(select(runs).where(runs.c.run_id == bindparam("rid")))
+_RUN_VERSION = Statement(select(runs.c.version).where(runs.c.run_id == bindparam("rid")))
+_LOAD_NODES = Statement(select(run_nodes).where(run_nodes.c.run_id == bindparam("rid")))
+
+
+def load(
+    connection: Connection,
+    run_id: str,
+    definitions: DefinitionLoader,
+    cache: run_codec.SnapshotCache | None = None,
+) -> RunRecord | None:
+    """The run, or ``None``."""
+    row = _LOAD_RUN.run(connection, {"rid": run_id}).first()
+    if row is None:
+        return None
+    return load_row(connection, row, definitions, cache)
+
+
+def version(connection: Connection, run_id: str) -> int | None:
+    """The run's stored version, or ``None`` when there is no such run."""
+    found = _RUN_VERSION.run(connection, {"rid": run_id}).scalar()
+    return None if found is None else int(found)
+
+
+def load_row(
+    connection: Connection,
+    row: Any,
+    definitions: DefinitionLoader,
+    cache: run_codec.SnapshotCache | None = None,
+) -> RunRecord:
+    """The record of a ``runs`` row already read (as :func:`load` after its read)."""
+    return record_of(connection, row, definitions(connection, row.definition_digest), cache)
+
+
+def load_state(
+    connection: Connection,
+    row: Any,
+    definition: Definition,
+    cache: run_codec.SnapshotCache | None = None,
+) -> core.RunState:
+    """The complete state of a ``runs`` row: as this transaction wrote it, cached for its
+    version, or read from its rows."""
+    written = database.recalled(connection, ("run", row.run_id))
+    if (
+        isinstance(written, core.RunState)
+        and written.version == row.version
+        and written.definition.digest == definition.digest
+    ):
+        return written
+    if cache is not None:
+        found = cache.get(row.run_id, row.version, definition.digest)
+        if found is not None:
+            return found
+    nodes = _LOAD_NODES.run(connection, {"rid": row.run_id})
+    state = run_codec.state_of(row, definition, (run_codec.node_of(node) for node in nodes))
+    if cache is not None:
+        cache.remember(state)
+    return state
+
+
+def record_of(
+    connection: Connection,
+    row: Any,
+    definition: Definition,
+    cache: run_codec.SnapshotCache | None = None,
+    state: core.RunState | None = None,
+) -> RunRecord:
+    """The record of a ``runs`` row (with ``state`` when it is already read)."""
+    return RunRecord(
+        state=state or load_state(connection, row, definition, cache),
+        principal_id=row.principal_id,
+        request_id=row.request_id,
+        work_order_id=row.work_order_id,
+        ref_run_id=row.ref_run_id,
+        subscriber=row.subscriber,
+        contract_id=row.contract_id,
+        input_json=row.input_json,
+        result_json=row.result_json,
+        node_count=row.node_count,
+        partial=state is not None and len(state.nodes) != row.node_count,
+        labels_json=row.labels_json,
+    )
+
+
+def summaries(
+    connection: Connection,
+    rows: Sequence[Any],
+    definitions: DefinitionLoader,
+    cache: run_codec.SnapshotCache | None = None,
+) -> list[RunRecord]:
+    """Records of ``runs`` rows for a listing: complete for runs of at most
+    :data:`SNAPSHOT_NODES_MAX` nodes, the definition's nodes only for larger ones,
+    read with one query for the whole page."""
+    states: dict[str, core.RunState] = {}
+    wanted_all: list[str] = []
+    wanted_plain: list[str] = []
+    for row in rows:
+        found = None
+        if cache is not None:
+            digest = definitions(connection, row.definition_digest).digest
+            found = cache.get(row.run_id, row.version, digest)
+        if found is not None:
+            states[row.run_id] = found
+        elif row.node_count <= SNAPSHOT_NODES_MAX:
+            wanted_all.append(row.run_id)
+        else:
+            wanted_plain.append(row.run_id)
+    nodes: dict[str, list[core.NodeRun]] = {}
+    for batch, plain in ((wanted_all, False), (wanted_plain, True)):
+        for ids in _chunks(batch):
+            query = select(run_nodes).where(run_nodes.c.run_id.in_(ids))
+            if plain:
+                query = query.where(run_nodes.c.item < 0)
+            for node in connection.execute(query):
+                nodes.setdefault(node.run_id, []).append(run_codec.node_of(node))
+    records = []
+    for row in rows:
+        definition = definitions(connection, row.definition_digest)
+        state = states.get(row.run_id) or run_codec.state_of(
+            row, definition, nodes.get(row.run_id, ())
+        )
+        records.append(record_of(connection, row, definition, state=state))
+    return records
+
+
+def _chunks(items: Iterable[str]) -> Iterable[list[str]]:
+    batch: list[str] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == _CHUNK:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
