@@ -90,12 +90,20 @@ from praxis.rpc.testing import TestClockServicer
 from praxis.rpc.waits import WaitServicer
 from praxis.rpc.work_orders import WorkOrderServicer
 from praxis.store.controls import rows as controls
+from praxis.store.controls.emits import (
+    ControlChanged,
+    HoldsChanged,
+    OwnerChanged,
+    WorkOrderCancelled,
+    WorkOrderRecorded,
+)
 from praxis.store.controls.orders import WorkOrderStore
 from praxis.store.controls.scopes import WorkOrderScopes
 from praxis.store.controls.store import AdminStore
 from praxis.store.db import dialect
 from praxis.store.db.database import Database
 from praxis.store.db.files import sqlite_path
+from praxis.store.db.reactions import Handler, Reactions
 from praxis.store.execution.assessments import AssessmentStore
 from praxis.store.execution.configuration import REFRESH_MS, ConfigStore, ProcessRow, Reloaded
 from praxis.store.execution.contracts import ContractStore
@@ -104,19 +112,30 @@ from praxis.store.execution.reconciliations import ReconciliationStore
 from praxis.store.execution.resumes import ResumeStore
 from praxis.store.execution.segments import SegmentStore
 from praxis.store.execution.waits import WaitStore
+from praxis.store.notifications.emits import DeliveriesDue
+from praxis.store.notifications.store import Notifications
+from praxis.store.principals.emits import PrincipalChanged
 from praxis.store.principals.journal import Journal
 from praxis.store.principals.store import PrincipalStore
 from praxis.store.registry.approvals import ApprovalStore
+from praxis.store.registry.emits import HeadChanged, RegistryWritten
 from praxis.store.registry.reads import RegistryReadStore
 from praxis.store.registry.store import RegistryStore
 from praxis.store.retention.store import ArchiveStore
 from praxis.store.runtime.context import Ports, RuntimeContext
+from praxis.store.runtime.emits import (
+    AttemptSettled,
+    RunFinished,
+    RunSaved,
+    RunStarted,
+    WorkReadied,
+)
 from praxis.store.runtime.events import EventStore
-from praxis.store.runtime.notifications import Notifications
 from praxis.store.runtime.runs import RunStore
 from praxis.store.runtime.simulation import SimulationStore
 from praxis.store.runtime.tasks import TaskStore
 from praxis.store.runtime.traces import RunTraces
+from praxis.store.schedules.emits import Observed
 from praxis.store.schedules.store import ScheduleStore
 from praxis.store.schema import MIGRATIONS
 from praxis.store.views.inbox import InboxStore
@@ -226,7 +245,13 @@ class Engine:
             self.installation_id = controls.ensure_installation(connection, str(uuid.uuid4()))
         self.db.pin(self.installation_id)  # a deleted or replaced file is noticed
         journal = Journal(settings.principal_journal) if settings.principal_journal else None
-        self.principals = PrincipalStore(self.db, self.clock, journal)  # file: a bootstrap
+        # The one dispatcher of events between slices: every store that others react to
+        # publishes there; who reacts to what is the table of reactions() below, wired
+        # once every store exists.
+        self.reactions = Reactions()
+        self.principals = PrincipalStore(  # a file: a bootstrap
+            self.db, self.clock, journal, self.reactions
+        )
         self.principals.replay()  # before anything is served: a restore revives no token
         adopted = self.principals.adopt(settings.authority)
         try:  # after adoption: certificates map to the stored principals, never the file
@@ -240,10 +265,12 @@ class Engine:
         self.scopes = WorkOrderScopes(authority, self.db)
         settings.authority = authority = self.scopes  # type: ignore[assignment]
         self.signals = Hub()
-        # Another process revoked or rotated a principal: forget the cached lookups before
-        # the streams it opened here check their credential again.
-        self.signals.on_delivered(PRINCIPAL, self.principals.forget)
-        self.contracts = ContractStore(self.db, authority, self.clock, settings.profile)
+        # The webhook deliverer, when a server sends webhooks (Server sets it).
+        self.deliverer: Deliverer | None = None
+        # Its port to the work-order tree: whether a budget limits a run (cached here).
+        self.contracts = ContractStore(
+            self.db, authority, self.clock, settings.profile, self.scopes.budgeted
+        )
         self.archive = ArchiveStore(self.db, self.clock, settings.retention, _archive_dir(settings))
         # What every runtime command runs in, and what the slices on the runtime share.
         self.context = RuntimeContext(
@@ -256,9 +283,10 @@ class Engine:
             self.signals,
             ports(self),
             webhook_names=frozenset(settings.webhooks),
+            reactions=self.reactions,
         )
         self.runs = RunStore(self.context)
-        self.notifications = Notifications(self.db, authority, self.clock)
+        self.notifications = Notifications(self.db, authority, self.clock, self.reactions)
         self.tasks = TaskStore(
             self.context, decide_ahead=settings.decide_ahead and not self.db.postgres
         )
@@ -270,17 +298,16 @@ class Engine:
             settings.clock_tolerance_ms,
             settings.profile,
             definition_check=self.context.check_definition,
+            reactions=self.reactions,
         )
-        self.approvals = ApprovalStore(self.db, authority, self.clock)
+        self.approvals = ApprovalStore(self.db, authority, self.clock, self.reactions)
         self.registry_reads = RegistryReadStore(
             self.db, authority, self.clock, self.installation_id
         )
-        self.admin = AdminStore(self.db, authority, self.clock, self.installation_id)
-        self.work_orders = WorkOrderStore(self.db, authority, self.clock)
-        # A new record may impose actions or a budget: every process reads it again.
-        self.work_orders.created_hooks.append(self._work_order_created)
-        self.signals.on_delivered(WORK_ORDER, self.scopes.forget_unrecorded)
-        self.contracts.budgeted = self.scopes.budgeted
+        self.admin = AdminStore(
+            self.db, authority, self.clock, self.installation_id, self.reactions
+        )
+        self.work_orders = WorkOrderStore(self.db, authority, self.clock, self.reactions)
         self.events = EventStore(self.db, authority, self.clock)
         self.simulations = SimulationStore(
             self.db, authority, self.clock, settings.limits, settings.profile
@@ -294,11 +321,11 @@ class Engine:
         self.segments = SegmentStore(self.db)
         self.config = ConfigStore(self.db, authority, self.clock)
         self.schedules = ScheduleStore(self.context, self.installation_id)
-        self.schedules.observers.append(metrics.schedule_time)
         if settings.recover:
             self.segments.recover(self.clock.now_ms())
-        for hooks, react in reactions(self):
-            hooks.append(react)
+        self.reactions.wire(reactions(self))
+        for topic, forget in wakes_from_elsewhere(self).items():
+            self.signals.on_delivered(topic, forget)
         if self.tracing is not None:
             self.context.unit.trace = RunTraces(self.tracing)
 
@@ -313,27 +340,43 @@ class Engine:
                 log.exception("archiving failed")
         return settled
 
-    def wake_inbox(self) -> None:
-        """Wakes ``WatchInbox`` streams: what waits for a human may have changed."""
+    # --- the engine's own reactions (rows of reactions() below) -------------------------
+
+    def wake_inbox(self, _event: RegistryWritten | HoldsChanged) -> None:
+        """Wakes ``WatchInbox`` streams: what waits for a human may have changed
+        (published after the commit)."""
         self.signals.publish({INBOX: 0})
 
-    def wake_inbox_after(self, connection: Any, _work_order_id: str, _control: object) -> None:
+    def wake_inbox_after(self, event: ControlChanged) -> None:
         """Wakes ``WatchInbox`` once a pause, resume or cancel has committed: a run of a
         paused work order is not stuck, and one resumed may be."""
-        Database.after_commit(connection, self.wake_inbox, once=True)
+        Database.after_commit(event.connection, self._wake_inbox_now, once=True)
 
-    def _work_order_created(self, work_order_id: str) -> None:
+    def _wake_inbox_now(self) -> None:
+        self.signals.publish({INBOX: 0})
+
+    def on_work_order_recorded(self, event: WorkOrderRecorded) -> None:
         """A work order was recorded (or proposed, or its proposal decided): this process
         reads its chain at its next use, the others forget the work orders they knew
         without a record, and inbox watchers read again."""
-        self.scopes.forget(work_order_id)
+        self.scopes.forget(event.work_order_id)
         # INBOX: a proposal joined (or, decided, left) what waits for a human.
-        self.signals.publish({f"{WORK_ORDER}{work_order_id}": 0, INBOX: 0})
+        self.signals.publish({f"{WORK_ORDER}{event.work_order_id}": 0, INBOX: 0})
 
-    def wake_principal(self, principal_id: str) -> None:
+    def wake_principal(self, event: PrincipalChanged) -> None:
         """Wakes the streams and long polls of a principal revoked or rotated: each checks
         the credential it was opened with again, here and in the other processes."""
-        self.signals.publish({principal_topic(principal_id): 0})
+        self.signals.publish({principal_topic(event.principal_id): 0})
+
+    def wake_deliverer(self, _event: DeliveriesDue) -> None:
+        """Wakes this process's webhook deliverer, when it has one."""
+        deliverer = self.deliverer
+        if deliverer is not None:
+            deliverer.wake.set()
+
+    def observe_schedule(self, event: Observed) -> None:
+        """Counts what the sweeper did with a schedule's due time (metrics)."""
+        metrics.schedule_time(event.outcome, event.late_ms)
 
     def close(self) -> None:
         """Exports the spans still queued and releases the database."""
@@ -354,44 +397,77 @@ def ports(engine: Engine) -> Ports:
     )
 
 
-def reactions(engine: Engine) -> tuple[tuple[list[Any], Callable[..., Any]], ...]:
-    """Which store reacts to which event of which other: every reaction, in one table.
+def reactions(engine: Engine) -> dict[type, tuple[Handler, ...]]:
+    """Which slice reacts to which event of another: every reaction, in one table.
 
-    Each row is ``(the emitting store's hooks for one event, the reacting method)``. A
-    hook runs inside the emitting command's transaction (a ``Rollback`` it raises refuses
-    the command) unless its event says it comes after the commit; rows of one event run
-    in the order written here.
+    Keyed by event type (each a frozen dataclass of the slice that emits it, in its
+    ``emits.py``), the handlers of one event run in the order written here. An event's
+    docstring says when: inside the emitting command's transaction (a ``Rollback`` a
+    handler raises refuses the command), just before its COMMIT, or after it. Emitters
+    publish through the engine's one dispatcher (:class:`Reactions`) and call no other
+    slice; tests/unit/test_reactions.py holds that every event has its emitter and a
+    handler here.
     """
-    registry, admin, runs, unit = engine.registry, engine.admin, engine.runs, engine.context.unit
-    return (
-        # The registry: a ref's head changed (activation), inside its transaction.
-        (registry.head_hooks, runs.on_new_head),  # governed runs take the new revision
-        (registry.head_hooks, engine.waits.on_new_head),  # and their waits follow it
-        (registry.head_hooks, engine.assessments.on_new_head),  # a new subject: assess again
-        # The registry: a command wrote (after the commit).
-        (registry.commit_hooks, engine.wake_inbox),  # proposals enter and leave the inbox
-        # Approvals: one was created (after the commit).
-        (engine.approvals.commit_hooks, engine.wake_inbox),  # it enters or renews in the inbox
-        # Work-order controls, inside the admin's transaction.
-        (admin.cancel_hooks, runs.on_cancel),  # a cancelled work order stops its runs
-        (admin.control_hooks, runs.on_control),  # resumed work is claimable again
-        (admin.control_hooks, engine.wake_inbox_after),  # and stuck runs depend on it
-        (admin.owner_hooks, engine.segments.on_owner_change),  # a new owner, a new segment
-        (admin.hold_hooks, engine.wake_inbox),  # holds are in the inbox (after the commit)
-        # The runtime: a run starts, inside its transaction.
-        (engine.context.start_hooks, engine.contracts.check_start),  # its contract admits it
-        (engine.context.start_hooks, engine.waits.on_start),  # its wait nodes are recorded
-        (engine.context.start_hooks, engine.segments.on_start),  # its first segment opens
-        # The task protocol: an attempt settles, inside its transaction.
-        (engine.tasks.settle_hooks, engine.contracts.charge),  # its cost is charged exactly
-        # The runtime: any command saved an outcome, inside its transaction.
-        (unit.save_hooks, engine.reconciliations.on_save),  # uncertain effects: a review
-        (unit.save_hooks, engine.assessments.on_save),  # a contract's run completed
+    e = engine
+    return {
+        # The runtime: a run was inserted, inside its start's transaction.
+        RunStarted: (
+            e.notifications.on_start,  # its notify is kept for its end
+            e.contracts.check_start,  # its contract admits it (else refused)
+            e.waits.on_start,  # its wait nodes are recorded
+            e.segments.on_start,  # its first segment opens
+        ),
+        # The runtime: any command saved an outcome that changed a run, inside its
+        # transaction.
+        RunSaved: (
+            e.reconciliations.on_save,  # uncertain effects: a review
+            e.assessments.on_save,  # a contract's run completed: assessments owed
+        ),
+        # The runtime: the saved outcome ended the run, inside the same transaction.
+        RunFinished: (e.notifications.on_finished,),  # its reply and webhook deliveries
+        # The task protocol: an attempt settled, inside its transaction.
+        AttemptSettled: (e.contracts.charge,),  # its cost is charged exactly
         # The runtime: a transaction readied attempts, just before its COMMIT.
-        (unit.ready_hooks, engine.tasks.hand_off),  # leased to a parked long poll
+        WorkReadied: (e.tasks.hand_off,),  # leased to a parked long poll
+        # The registry: a ref's head changed (activation), inside its transaction.
+        HeadChanged: (
+            e.runs.on_new_head,  # the bound run takes the new revision
+            e.waits.on_new_head,  # and its waits follow it
+            e.assessments.on_new_head,  # a new subject: assessed again
+        ),
+        # The registry: a command or a new approval wrote (after the commit).
+        RegistryWritten: (e.wake_inbox,),  # proposals and approvals enter and leave the inbox
+        # Work-order controls, inside the admin's transaction.
+        ControlChanged: (
+            e.runs.on_control,  # resumed work is claimable again
+            e.wake_inbox_after,  # and stuck runs depend on it
+        ),
+        WorkOrderCancelled: (e.runs.on_cancel,),  # a cancelled work order stops its runs
+        OwnerChanged: (e.segments.on_owner_change,),  # a new owner, a new segment
+        # Work-order controls, after the commit.
+        HoldsChanged: (e.wake_inbox,),  # holds are in the inbox
+        WorkOrderRecorded: (e.on_work_order_recorded,),  # its actions, budget, proposal
         # Principals: a revocation or rotation committed (after the commit).
-        (engine.principals.change_hooks, engine.wake_principal),  # its streams check again
-    )
+        PrincipalChanged: (e.wake_principal,),  # its streams check again
+        # Notifications: deliveries fell due (after the commit).
+        DeliveriesDue: (e.wake_deliverer,),  # the deliverer sends them
+        # Schedules: the sweeper handled a due time (after the commit).
+        Observed: (e.observe_schedule,),  # counted (metrics)
+    }
+
+
+def wakes_from_elsewhere(engine: Engine) -> dict[str, Callable[[], None]]:
+    """What this process does when another process's wake-up of a topic arrives (the
+    hub's broadcast, :meth:`Hub.on_delivered`): every subscription, in one table. These
+    are not reactions of one slice to another's event: what changed is already committed
+    elsewhere, and this process forgets what it cached of it."""
+    return {
+        # A principal revoked or rotated: forget the cached lookups before the streams
+        # opened here check their credential again.
+        PRINCIPAL: engine.principals.forget,
+        # A work order recorded: forget the work orders known without a record.
+        WORK_ORDER: engine.scopes.forget_unrecorded,
+    }
 
 
 def _archive_dir(settings: Settings) -> Path:
@@ -478,8 +554,7 @@ class Server:
             self.settings.notifications,
             self.settings.clock,
         )
-        self.engine.context.unit.delivery_hooks.append(deliverer.wake.set)
-        self.engine.notifications.redeliver_hooks.append(deliverer.wake.set)
+        self.engine.deliverer = deliverer  # woken by DeliveriesDue (reactions())
         return deliverer
 
     # --- the configuration reloaded live ------------------------------------------------

@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from praxis.clock import Clock
 from praxis.core import webhooks
 from praxis.observability import metrics
-from praxis.store.runtime.notifications import Notifications
-from praxis.store.runtime.outbox import DeliveryRow
+from praxis.store.notifications.rows import DeliveryRow
+from praxis.store.notifications.store import Notifications
 
 log = logging.getLogger("praxis.deliverer")
 READ_LIMIT = 64 * 1024

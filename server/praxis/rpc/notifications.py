@@ -9,8 +9,8 @@ from aiws.engine.v1 import notification_pb2_grpc
 from praxis.core.rejection import invalid
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.runtime.notifications import DeliveryFilter, Notifications
-from praxis.store.runtime.outbox import STATES, DeliveryRow
+from praxis.store.notifications.rows import STATES, DeliveryRow
+from praxis.store.notifications.store import DeliveryFilter, Notifications
 
 _STATES = {state: getattr(pb, f"DELIVERY_STATE_{state}") for state in STATES}
 _NAMES = {number: state for state, number in _STATES.items()}

@@ -37,6 +37,7 @@ from praxis.store.execution.tables import (
     assessments_due,
     wait_approvals,
 )
+from praxis.store.notifications.tables import deliveries, run_notifications
 from praxis.store.principals.tables import principal_events, principals
 from praxis.store.registry import upgrades as registry_upgrades
 from praxis.store.registry.tables import (
@@ -62,13 +63,11 @@ from praxis.store.runtime.tables import (
     RUNTIME_TABLES,
     attempt_progress,
     contract_reservations,
-    deliveries,
     model_registrations,
     principal_reservations,
     run_commands,
     run_labels,
     run_nodes,
-    run_notifications,
     run_trace_spans,
     run_traces,
     subscriptions,

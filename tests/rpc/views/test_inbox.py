@@ -15,6 +15,7 @@ from aiws.engine.v1 import (
 )
 from aiws.engine.v1 import inbox_pb2 as pb
 from praxis.core.run import operation_id
+from praxis.store.registry.emits import RegistryWritten
 from praxis_client import connect
 from tests.support.execution import authorize_wait, fail_task, reconcile, start_run
 from tests.support.harness import Harness, expect_error
@@ -172,13 +173,13 @@ def test_bad_requests_and_authorization(model: Harness) -> None:
 
 
 def test_only_a_command_that_wrote_wakes_the_inbox(harness: Harness) -> None:
-    """Registry commit hooks (the inbox wake-up) run once per committed command or new
-    approval (an approval may enter the inbox, or renew one there); a replayed or refused
-    command or approval wrote nothing and wakes nobody."""
+    """The registry's RegistryWritten (the inbox wake-up) is published once per committed
+    command or new approval (an approval may enter the inbox, or renew one there); a
+    replayed or refused command or approval wrote nothing and wakes nobody."""
     woken: list[int] = []
-    engine = harness.server.engine
-    for hooks in (engine.registry.commit_hooks, engine.approvals.commit_hooks):
-        hooks.append(lambda: woken.append(1))
+    reactions = harness.server.engine.reactions
+    handlers = reactions.table[RegistryWritten]
+    reactions.wire({RegistryWritten: (*handlers, lambda _event: woken.append(1))})
     r = registered(harness)
     assert len(woken) == 2  # the approval, then the REGISTER
     command = propose_cmd(r, "p-wake", 1, variant(2))

@@ -7,7 +7,6 @@ and answers its state, spend, runs' counts and children.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from sqlalchemy.engine import Connection
@@ -19,9 +18,11 @@ from praxis.core import work_orders as core
 from praxis.core.records import Control, Principal, PrincipalKind
 from praxis.core.rejection import Code, Rejection, invalid, not_found, precondition
 from praxis.store.controls import tree
+from praxis.store.controls.emits import WorkOrderRecorded
 from praxis.store.controls.records import Record, record_of
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
+from praxis.store.db.reactions import Reactions
 
 CREATE, READ, CLOSE = "work_order.create", "work_order.read", "work_order.close"
 PROPOSE, DECIDE = "work_order.propose", "work_order.decide"
@@ -37,13 +38,20 @@ _STATES = {state.value: state for state in core.State}
 class WorkOrderStore:
     """Work orders as records over a :class:`Database`."""
 
-    def __init__(self, db: Database, authority: Authority, clock: Clock) -> None:
+    def __init__(
+        self,
+        db: Database,
+        authority: Authority,
+        clock: Clock,
+        reactions: Reactions | None = None,
+    ) -> None:
         self.db = db
         self.authority = authority
         self.clock = clock
-        # Called after a work order was recorded, proposed or decided (its actions are
-        # then enforced; the inbox changed).
-        self.created_hooks: list[Callable[[str], None]] = []
+        # Where WorkOrderRecorded is published after a work order was recorded, proposed
+        # or decided (its actions are then enforced; the inbox changed;
+        # praxis.app.reactions).
+        self.reactions = reactions or Reactions()
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -171,8 +179,7 @@ class WorkOrderStore:
 
         result: Record | Rejection = self.db.transact(transaction)
         if not isinstance(result, Rejection):
-            for hook in self.created_hooks:
-                hook(work_order_id)
+            self.reactions.publish(WorkOrderRecorded(work_order_id))
         return result
 
     def _record_request(
@@ -229,8 +236,7 @@ class WorkOrderStore:
 
         result: tuple[Record, bool] | Rejection = self.db.transact(transaction)
         if not isinstance(result, Rejection):
-            for hook in self.created_hooks:
-                hook(work_order_id)
+            self.reactions.publish(WorkOrderRecorded(work_order_id))
         return result
 
     def get(self, principal: Principal, work_order_id: str) -> Record | Rejection:

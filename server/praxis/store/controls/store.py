@@ -3,7 +3,6 @@ these on its own (apart from placing the clock-uncertainty hold)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from sqlalchemy.engine import Connection
@@ -15,9 +14,14 @@ from praxis.core.records import Control, Hold, HoldKind, Principal, WorkOrder
 from praxis.core.rejection import Code, Rejection, invalid, precondition
 from praxis.store.controls import rows as controls
 from praxis.store.controls import tree
+from praxis.store.controls.emits import (
+    ControlChanged,
+    HoldsChanged,
+    OwnerChanged,
+    WorkOrderCancelled,
+)
 from praxis.store.db.database import Database, Rollback
-
-CancelHook = Callable[[Connection, str, str, int], None]
+from praxis.store.db.reactions import Reactions
 
 
 @dataclass(frozen=True)
@@ -43,19 +47,20 @@ class AdminStore:
     """Admin operations, each authorized with an ``admin.*`` grant."""
 
     def __init__(
-        self, db: Database, authority: Authority, clock: Clock, installation_id: str
+        self,
+        db: Database,
+        authority: Authority,
+        clock: Clock,
+        installation_id: str,
+        reactions: Reactions | None = None,
     ) -> None:
         self.db = db
         self.authority = authority
         self.clock = clock
         self.installation_id = installation_id
-        self.cancel_hooks: list[CancelHook] = []
-        # Called inside AdvanceEpoch's transaction when an ownership epoch advanced.
-        self.owner_hooks: list[Callable[[Connection, str, int, int], None]] = []
-        # Called inside every pause/resume/cancel transaction with the new control.
-        self.control_hooks: list[Callable[[Connection, str, Control], None]] = []
-        # Called after a hold was placed or cleared (holds are inbox items).
-        self.hold_hooks: list[Callable[[], None]] = []
+        # Where ControlChanged, WorkOrderCancelled, OwnerChanged and HoldsChanged are
+        # published (praxis.app.reactions).
+        self.reactions = reactions or Reactions()
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         evidence = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -107,11 +112,13 @@ class AdminStore:
                 # The control applies to the whole subtree: each work order whose applied
                 # control changed is told, and a cancel stops each one's runs.
                 for changed, control in tree.set_control(connection, work_order_id, target, now):
-                    for control_hook in self.control_hooks:
-                        control_hook(connection, changed, control)
+                    self.reactions.publish(ControlChanged(connection, changed, control))
                     if verb == "cancel":
-                        for hook in self.cancel_hooks:
-                            hook(connection, changed, reason or "work order canceled", now)
+                        self.reactions.publish(
+                            WorkOrderCancelled(
+                                connection, changed, reason or "work order canceled", now
+                            )
+                        )
                 return self._view(connection, work_order_id)
         except Rollback as rollback:
             assert isinstance(rollback.value, Rejection)
@@ -133,8 +140,7 @@ class AdminStore:
         hold = Hold(kind, work_order_id, reason, self.clock.now_ms(), principal.principal_id)
         with self.db.write() as connection:
             placed = controls.place_hold(connection, hold)
-        for hook in self.hold_hooks:
-            hook()
+        self.reactions.publish(HoldsChanged())
         return placed
 
     def clear_hold(
@@ -157,8 +163,7 @@ class AdminStore:
                 controls.put_meta(connection, controls.CLOCK_KEY, str(now))
         if cleared is None:
             return Rejection(Code.NOT_FOUND, "HOLD_NOT_FOUND", "no such hold is placed")
-        for hook in self.hold_hooks:
-            hook()
+        self.reactions.publish(HoldsChanged())
         return cleared
 
     def list_holds(self, principal: Principal) -> tuple[Hold, ...] | Rejection:
@@ -195,8 +200,11 @@ class AdminStore:
                 changed = replace(current, authority_epoch=current.authority_epoch + 1)
             controls.save_work_order(connection, changed, self.clock.now_ms())
             if ownership:
-                for hook in self.owner_hooks:
-                    hook(connection, work_order_id, changed.ownership_epoch, self.clock.now_ms())
+                self.reactions.publish(
+                    OwnerChanged(
+                        connection, work_order_id, changed.ownership_epoch, self.clock.now_ms()
+                    )
+                )
             return self._view(connection, work_order_id)
 
 

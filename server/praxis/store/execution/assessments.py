@@ -12,13 +12,14 @@ from praxis.core import assessment as core
 from praxis.core import run as runs
 from praxis.core import values
 from praxis.core.records import Principal, Ref
-from praxis.core.registry import Head
 from praxis.core.rejection import Rejection, invalid
 from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import contracts, requests
 from praxis.store.execution.tables import assessments, assessments_due
+from praxis.store.registry.emits import HeadChanged
 from praxis.store.registry.rows import load_head
 from praxis.store.runtime.context import RuntimeContext
+from praxis.store.runtime.emits import RunSaved
 from praxis.store.runtime.records import RunRecord
 from praxis.store.wake.hub import INBOX
 
@@ -49,15 +50,10 @@ class AssessmentStore:
             head,
         )
 
-    def on_save(
-        self,
-        connection: Connection,
-        record: RunRecord,
-        _command: runs.Command,
-        outcome: runs.Outcome,
-    ) -> None:
+    def on_save(self, event: RunSaved) -> None:
         """A run under a contract that completes owes a verification and an acceptance:
         both enter the inbox (``assessments_due``) until assessed."""
+        connection, record, outcome = event.connection, event.record, event.outcome
         completed = runs.RunStatus.COMPLETED
         if (
             record.contract_id
@@ -66,11 +62,12 @@ class AssessmentStore:
         ):
             _owe(connection, record, outcome.state.finished_at_ms or self.clock.now_ms())
 
-    def on_new_head(self, connection: Connection, head: Head, now: int) -> Rejection | None:
+    def on_new_head(self, event: HeadChanged) -> None:
         """A new head of a completed governed run's ref changes the run's subject: its
         assessments are no longer current, so both are owed again."""
+        connection, head, now = event.connection, event.head, event.now
         if not head.bound_run_id:
-            return None
+            return
         record = self.runtime.unit.load(connection, head.bound_run_id)
         if (
             record is not None
@@ -81,7 +78,6 @@ class AssessmentStore:
                 delete(assessments_due).where(assessments_due.c.run_id == record.state.run_id)
             )
             _owe(connection, record, now)
-        return None
 
     def _wake_inbox(self) -> None:
         self.runtime.signals.publish({INBOX: 0})

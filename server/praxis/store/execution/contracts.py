@@ -26,7 +26,6 @@ from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import contract as core
 from praxis.core import money, values
-from praxis.core import run as runs
 from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection, not_found
 from praxis.store.controls import budgets, tree
@@ -35,6 +34,7 @@ from praxis.store.db.database import Database, Rollback
 from praxis.store.execution import requests
 from praxis.store.execution.tables import contracts, principal_spend
 from praxis.store.runtime import reservations
+from praxis.store.runtime.emits import AttemptSettled, RunStarted
 from praxis.store.runtime.records import RunRecord
 
 _OWNERS_CACHED = 1024
@@ -83,6 +83,7 @@ class ContractStore:
         authority: Authority,
         clock: Clock,
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
+        budgeted: Callable[[Connection, str], tuple[str, ...]] | None = None,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -90,8 +91,11 @@ class ContractStore:
         self.profile = profile
         self._lock = threading.Lock()
         self._owners: OrderedDict[str, str] = OrderedDict()  # contract id -> work order
-        # The budgeted work orders on a run's path (the app wires the cached answer).
-        self.budgeted: Callable[[Connection, str], tuple[str, ...]] = budgets.budgeted_path
+        # A port: the budgeted work orders on a run's path (the engine wires the
+        # process's cached answer; without it, read).
+        self.budgeted: Callable[[Connection, str], tuple[str, ...]] = (
+            budgeted or budgets.budgeted_path
+        )
 
     def _authorize(self, principal: Principal, action: str, work_order_id: str) -> Rejection | None:
         found = self.authority.authorize(principal, action, work_order_id, self.clock.now_ms())
@@ -230,12 +234,13 @@ class ContractStore:
                 self._owners.popitem(last=False)
         return found.contract.work_order_id
 
-    def check_start(self, connection: Connection, principal: Principal, record: RunRecord) -> None:
+    def check_start(self, event: RunStarted) -> None:
         """Refuses a run whose contract is unknown or whose starter's cap is spent.
 
         Raises:
             Rollback: CONTRACT_NOT_FOUND or SPEND_CAP_EXCEEDED.
         """
+        connection, principal, record = event.connection, event.principal, event.record
         if record.contract_id:
             found = load(connection, record.contract_id)
             if found is None:
@@ -303,14 +308,9 @@ class ContractStore:
             return allowed
         return replace(allowed, remaining=order_left, contract_reserved=money.ZERO)
 
-    def charge(
-        self,
-        connection: Connection,
-        record: RunRecord,
-        _command: runs.Command,
-        outcome: runs.Outcome,
-    ) -> None:
+    def charge(self, event: AttemptSettled) -> None:
         """Charges the settled attempts' costs to the run's contract and starter."""
+        connection, record, outcome = event.connection, event.record, event.outcome
         now = outcome.state.updated_at_ms
         for settled in outcome.attempts:
             if settled.cost_microcredits in ("", "0") or outcome.noop:

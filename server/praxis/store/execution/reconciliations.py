@@ -1,6 +1,6 @@
 """Reconciliations: open on an uncertain effect, decided by a reviewed human approval.
 
-The save hook :meth:`ReconciliationStore.on_save` opens a reconciliation in the
+The RunSaved reaction :meth:`ReconciliationStore.on_save` opens a reconciliation in the
 transaction that blocks the node. :meth:`ReconciliationStore.reconcile` is one
 transaction: check holds and epochs, replay a repeated request, verify and consume the
 approval of the exact material (the registry's approvals and proofs), apply
@@ -25,6 +25,7 @@ from praxis.store.execution import approved, requests
 from praxis.store.execution.rows import ReconciliationView, reconciliation_view
 from praxis.store.execution.tables import reconciliations
 from praxis.store.runtime.context import RuntimeContext
+from praxis.store.runtime.emits import RunSaved
 from praxis.store.runtime.records import Effects, RunRecord
 
 __all__ = ["Decision", "ReconciliationStore", "ReconciliationView"]  # rpc/
@@ -59,17 +60,12 @@ class ReconciliationStore:
 
     # --- hook -------------------------------------------------------------------------
 
-    def on_save(
-        self,
-        connection: Connection,
-        _record: RunRecord,
-        command: core.Command,
-        outcome: core.Outcome,
-    ) -> None:
+    def on_save(self, event: RunSaved) -> None:
         """Opens a reconciliation for each attempt a command left with an uncertain effect
         and its node blocked: a worker's UNCERTAIN report, or an attempt that ended without
         the worker's report on a node whose effects are not retry-safe (lease lost,
         timeout, run stopped under it)."""
+        connection, command, outcome = event.connection, event.command, event.outcome
         for attempt in outcome.attempts:
             if attempt.effect != core.Effect.UNCERTAIN.value:
                 continue

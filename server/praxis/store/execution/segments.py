@@ -11,13 +11,14 @@ from sqlalchemy.engine import Connection
 
 from praxis.core import run as runs
 from praxis.core import segments as core
-from praxis.core.records import Principal
 from praxis.store.controls import rows as controls
+from praxis.store.controls.emits import OwnerChanged
 from praxis.store.db import statements
 from praxis.store.db.database import Database
 from praxis.store.db.statements import Statement
 from praxis.store.execution import requests
 from praxis.store.execution.tables import run_segments
+from praxis.store.runtime.emits import RunStarted
 from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.tables import runs as run_table
 
@@ -42,9 +43,9 @@ class SegmentStore:
         self._opened: dict[str, core.Segment] = {}
         self._opened_lock = threading.Lock()
 
-    def on_start(self, connection: Connection, _principal: Principal, record: RunRecord) -> None:
-        """Segment 1 of a new run (a start hook of the run store); a new run has no
-        segments yet, so none are read."""
+    def on_start(self, event: RunStarted) -> None:
+        """Segment 1 of a new run; a new run has no segments yet, so none are read."""
+        connection, record = event.connection, event.record
         epoch = controls.load_work_order(connection, record.work_order_id).ownership_epoch
         segment = core.begin([], core.Reason.START, record.state.created_at_ms, epoch,
                              self.incarnation)  # fmt: skip
@@ -86,10 +87,10 @@ class SegmentStore:
                             epochs[row.work_order_id], now_ms)  # fmt: skip
         return len(rows)
 
-    def on_owner_change(
-        self, connection: Connection, work_order_id: str, epoch: int, now_ms: int
-    ) -> None:
+    def on_owner_change(self, event: OwnerChanged) -> None:
         """Starts an OWNER_CHANGE segment for the work order's live runs."""
+        connection, work_order_id = event.connection, event.work_order_id
+        epoch, now_ms = event.epoch, event.now
         live = [s.value for s in runs.RunStatus if s not in runs.TERMINAL]
         run_ids = connection.execute(
             select(run_table.c.run_id).where(

@@ -24,13 +24,14 @@ from praxis.core import kinds, values
 from praxis.core import run as core
 from praxis.core.definition import Node
 from praxis.core.records import ApprovalRecord, Principal
-from praxis.core.registry import Head
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.db.database import Rollback
 from praxis.store.execution import authorizations, requests
 from praxis.store.execution.rows import WaitState, WaitView, wait_view
 from praxis.store.execution.tables import waits
+from praxis.store.registry.emits import HeadChanged
 from praxis.store.runtime.context import RuntimeContext
+from praxis.store.runtime.emits import RunStarted
 from praxis.store.runtime.records import Effects, RunRecord
 
 __all__ = ["WaitState", "WaitStore", "WaitView", "schema_json", "wait_id"]  # rpc/waits.py
@@ -52,8 +53,9 @@ class WaitStore:
         self.authority = runtime.authority
         self.installation_id = installation_id
 
-    def on_start(self, connection: Connection, _principal: Principal, record: RunRecord) -> None:
-        """Writes the wait rows of a new run (a start hook of the run store)."""
+    def on_start(self, event: RunStarted) -> None:
+        """Writes the wait rows of a new run."""
+        record = event.record
         rows = [
             {
                 "wait_id": wait_id(record.state.run_id, node_id),
@@ -67,13 +69,14 @@ class WaitStore:
             if spec.wait is not None
         ]
         if rows:
-            connection.execute(waits.insert(), rows)
+            event.connection.execute(waits.insert(), rows)
 
-    def on_new_head(self, connection: Connection, head: Head, _now: int) -> Rejection | None:
+    def on_new_head(self, event: HeadChanged) -> None:
         """Writes rows for wait nodes an activated revision adds to its bound run."""
+        connection, head = event.connection, event.head
         nodes = head.definition.get("nodes") if isinstance(head.definition, dict) else None
         if not head.bound_run_id or not isinstance(nodes, dict):
-            return None
+            return
         present = set(
             connection.execute(
                 select(waits.c.node_uid).where(waits.c.run_id == head.bound_run_id)
@@ -88,7 +91,6 @@ class WaitStore:
         ]  # fmt: skip
         if rows:
             connection.execute(waits.insert(), rows)
-        return None
 
     def get(self, principal: Principal, wait: str) -> WaitView | Rejection:
         """One wait."""

@@ -37,6 +37,8 @@ from praxis.core.records import Principal, PrincipalKind
 from praxis.core.rejection import Code, FieldViolation, Rejection, invalid, not_found
 from praxis.store.db import dialect
 from praxis.store.db.database import Database, Rollback
+from praxis.store.db.reactions import Reactions
+from praxis.store.principals.emits import PrincipalChanged
 from praxis.store.principals.journal import REVOKED, ROTATED, Entry, Journal, pending
 from praxis.store.principals.tables import principal_events, principals
 
@@ -254,7 +256,13 @@ def _decode_page_token(token: str) -> str | Rejection:
 class PrincipalStore:
     """Principal administration, and the lookups of the database-backed authority."""
 
-    def __init__(self, db: Database, clock: Clock, journal: Journal | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        journal: Journal | None = None,
+        reactions: Reactions | None = None,
+    ) -> None:
         self.db = db
         self.clock = clock
         # Revocations and rotations, also kept outside the database (journal.py): a
@@ -264,9 +272,9 @@ class PrincipalStore:
         self._cache: dict[str, tuple[float, Any]] = {}
         self._generation = 0
         self._cache_lock = threading.Lock()
-        # Run after a revocation or rotation has committed, with the principal's id: the
-        # wake-up that ends the streams and long polls it opened (app.py's reactions).
-        self.change_hooks: list[Callable[[str], None]] = []
+        # Where PrincipalChanged is published after a revocation or rotation committed:
+        # the wake-up that ends the streams and long polls it opened (praxis.app.reactions).
+        self.reactions = reactions or Reactions()
 
     def _cached(self, key: str, load: Callable[[], Any]) -> Any:
         """``load()``, reused for :data:`CACHE_TTL_S` unless a change clears the cache."""
@@ -664,11 +672,11 @@ class PrincipalStore:
         return applied
 
     def _changed(self, principal_id: str) -> None:
-        """After a revocation or rotation committed: forget the cached lookups, then run
-        the change hooks (the principal's streams check their credential again)."""
+        """After a revocation or rotation committed: forget the cached lookups, then
+        publish :class:`PrincipalChanged` (the principal's streams check their credential
+        again)."""
         self.forget()
-        for hook in self.change_hooks:
-            hook(principal_id)
+        self.reactions.publish(PrincipalChanged(principal_id))
 
     @staticmethod
     def _current(connection: Connection, principal_id: str, expected_version: int) -> Any:

@@ -6,8 +6,6 @@ A command that names an approval verifies and consumes it in its own transaction
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
@@ -16,6 +14,8 @@ from praxis.core import kinds, purposes, values
 from praxis.core.records import ApprovalRecord, Principal
 from praxis.core.rejection import Code, Rejection, invalid
 from praxis.store.db.database import Database
+from praxis.store.db.reactions import Reactions
+from praxis.store.registry.emits import RegistryWritten
 from praxis.store.registry.rows import (
     INSERT,
     ApprovalView,
@@ -30,13 +30,19 @@ MAX_APPROVAL_TTL_MS = 7 * 24 * 3600 * 1000
 class ApprovalStore:
     """CreateApproval and GetApproval over a :class:`Database`."""
 
-    def __init__(self, db: Database, authority: Authority, clock: Clock) -> None:
+    def __init__(
+        self,
+        db: Database,
+        authority: Authority,
+        clock: Clock,
+        reactions: Reactions | None = None,
+    ) -> None:
         self.db = db
         self.authority = authority
         self.clock = clock
-        # Called after every approval created (a new approval may enter the inbox, or
-        # renew one there).
-        self.commit_hooks: list[Callable[[], None]] = []
+        # Where RegistryWritten is published after every approval created (a new approval
+        # may enter the inbox, or renew one there; praxis.app.reactions).
+        self.reactions = reactions or Reactions()
 
     def create_approval(
         self,
@@ -112,10 +118,9 @@ class ApprovalStore:
                 # The same approver and material: the same proof, read with it.
                 return approval_view(row), True
             INSERT["approvals"].run(connection, row_values)
-            # A new approval may enter the inbox, or renew one there (the commit hooks
-            # wake WatchInbox); the commands of one group commit wake once.
-            for commit_hook in self.commit_hooks:
-                Database.after_commit(connection, commit_hook, once=True)
+            # A new approval may enter the inbox, or renew one there (RegistryWritten
+            # wakes WatchInbox); the commands of one group commit wake once.
+            self.reactions.after_commit(connection, RegistryWritten())
             # The same approver approving the same material shares the proof, whose
             # consumption may already be recorded under another approval id: say so.
             if row.consumed_at_ms is None:

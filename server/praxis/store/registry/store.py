@@ -35,6 +35,8 @@ from praxis.observability import metrics
 from praxis.store.controls import rows as controls
 from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
+from praxis.store.db.reactions import Reactions
+from praxis.store.registry.emits import HeadChanged, RegistryWritten
 from praxis.store.registry.reads import READ_ACTION
 from praxis.store.registry.rows import (
     INSERT,
@@ -51,12 +53,9 @@ from praxis.store.registry.rows import (
     save_proposal,
 )
 
-HeadHook = Callable[[Connection, registry.Head, int], Rejection | None]
 # (definition document, field path, connection or None outside a transaction, the
 # document's digest) -> the problems, or None when it is valid.
 DefinitionCheck = Callable[[values.JsonValue, str, Connection | None, str], Rejection | None]
-"""Called inside a command's transaction before a new head is saved; a rejection rolls
-the command back. The runtime uses it to apply an activation to the bound run."""
 
 
 class RegistryStore:
@@ -72,6 +71,7 @@ class RegistryStore:
         clock_tolerance_ms: int = 5_000,
         profile: values.DocumentProfile = values.DEFAULT_PROFILE,
         definition_check: DefinitionCheck | None = None,
+        reactions: Reactions | None = None,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -79,9 +79,8 @@ class RegistryStore:
         self.installation_id = installation_id
         self.clock_tolerance_ms = clock_tolerance_ms
         self.profile = profile
-        self.head_hooks: list[HeadHook] = []
-        # Called after every command that wrote (proposals enter and leave the inbox).
-        self.commit_hooks: list[Callable[[], None]] = []
+        # Where HeadChanged and RegistryWritten are published (praxis.app.reactions).
+        self.reactions = reactions or Reactions()
         # Full validation of a definition entering the registry (the runtime's parser:
         # cycles, references, keys, caps, known models), given by the engine.
         self.definition_check = definition_check
@@ -172,10 +171,7 @@ class RegistryStore:
             if late:
                 raise Rollback(late)
             if outcome.head is not None:
-                for hook in self.head_hooks:
-                    problem = hook(connection, outcome.head, now)
-                    if problem:
-                        raise Rollback(problem)
+                self.reactions.publish(HeadChanged(connection, outcome.head, now))
             self._after_commit(connection)
             return Executed(self._save(connection, outcome, texts), replayed=False)
 
@@ -188,11 +184,10 @@ class RegistryStore:
         return result
 
     def _after_commit(self, connection: Connection) -> None:
-        """Runs the commit hooks once this command's writes commit (a replay or a refused
-        command writes nothing and wakes nobody); the commands of one group commit wake
-        once."""
-        for commit_hook in self.commit_hooks:
-            Database.after_commit(connection, commit_hook, once=True)
+        """Publishes :class:`RegistryWritten` once this command's writes commit (a replay
+        or a refused command writes nothing and wakes nobody); the commands of one group
+        commit publish it once."""
+        self.reactions.after_commit(connection, RegistryWritten())
 
     def review(
         self, principal: Principal, epochs: Epochs, command: registry.Command

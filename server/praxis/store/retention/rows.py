@@ -39,13 +39,13 @@ from praxis.store.execution.tables import (
     run_segments,
     waits,
 )
+from praxis.store.notifications.rows import FAILED, PENDING
+from praxis.store.notifications.tables import deliveries, run_notifications
 from praxis.store.retention.tables import archived_runs
-from praxis.store.runtime.outbox import FAILED, PENDING
 from praxis.store.runtime.tables import (
     attempt_progress,
     attempts,
     contract_reservations,
-    deliveries,
     node_results,
     principal_reservations,
     ready_nodes,
@@ -53,7 +53,6 @@ from praxis.store.runtime.tables import (
     run_events,
     run_labels,
     run_nodes,
-    run_notifications,
     run_timers,
     run_trace_spans,
     run_traces,

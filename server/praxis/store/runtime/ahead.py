@@ -12,8 +12,9 @@ the command decides again inside the turn, exactly as without a decision ahead.
 The run's version covers all the reducer reads: the ``runs`` row, its nodes and its
 attempts are written only by :func:`praxis.store.runtime.rows.saving.save`, whose
 compare-and-swap moves it. What the execution model checks around a settlement (budgets,
-contracts, waits, segments: the settle and save hooks) reads other tables and still runs
-inside the turn, on what is current there: only the reducer's work moves.
+contracts, waits, segments: the AttemptSettled and RunSaved reactions) reads other
+tables and still runs inside the turn, on what is current there: only the reducer's
+work moves.
 
 Several commands of one batch on the same run (a fan-out's items settled together) are
 decided in order, each on the state the one before it decided (``follows``). Inside the

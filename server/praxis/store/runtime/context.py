@@ -34,6 +34,7 @@ from praxis.core.records import Principal
 from praxis.core.rejection import Rejection, not_found
 from praxis.store.db import locks
 from praxis.store.db.database import Database
+from praxis.store.db.reactions import Reactions
 from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.unit import Unit
 from praxis.store.runtime.worker_models import WorkerModels
@@ -142,9 +143,9 @@ class RuntimeContext:
         new_run_id: Makes the id of a new run.
         webhook_names: The webhook destinations the operator declared (config.json
             ``webhooks``): the only names StartRun's ``notify.webhooks`` may use.
-        start_hooks: Called inside a start's transaction with the new run (contracts,
-            waits, segments); a ``Rollback`` refuses the start. Wired by the engine's
-            reactions table (``praxis.app.reactions``).
+        reactions: The engine's one dispatcher of events between slices (the table is
+            ``praxis.app.reactions``): the runtime publishes its events there
+            (:mod:`praxis.store.runtime.emits`) and calls no other slice.
     """
 
     def __init__(
@@ -159,6 +160,7 @@ class RuntimeContext:
         ports: Ports | None = None,
         new_run_id: Callable[[], str] = lambda: "run_" + uuid.uuid4().hex,
         webhook_names: frozenset[str] = frozenset(),
+        reactions: Reactions | None = None,
     ) -> None:
         self.db = db
         self.authority = authority
@@ -170,9 +172,9 @@ class RuntimeContext:
         self.new_run_id = new_run_id
         self.webhook_names = webhook_names
         self.models = WorkerModels(db, clock, models)
-        self.unit = Unit(db, self.signals, limits)
+        self.reactions = reactions or Reactions()
+        self.unit = Unit(db, self.signals, limits, self.reactions)
         self.snapshots = self.unit.snapshots
-        self.start_hooks: list[Callable[[Connection, Principal, RunRecord], None]] = []
         self._texts: OrderedDict[str, tuple[definitions.Definition, frozenset[str]]] = OrderedDict()
         self._lock = threading.Lock()
 

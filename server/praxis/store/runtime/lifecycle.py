@@ -6,7 +6,7 @@ its overlap stop, a resume's admission), all in the :class:`RuntimeContext`.
 A start is checked outside its transaction (:func:`prepare_start`: the request, its
 documents, who may start it where), then written inside one (:func:`start_in`: the
 request's deduplication, the work order's admission, the reducer's Start, the insert,
-the start hooks).
+the RunStarted reactions).
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from praxis.store.db import locks, statements
 from praxis.store.db.database import Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
-from praxis.store.runtime import outbox, subscriptions
+from praxis.store.runtime import subscriptions
 from praxis.store.runtime.context import RuntimeContext
+from praxis.store.runtime.emits import RunStarted
 from praxis.store.runtime.records import Effects, RunRecord
 from praxis.store.runtime.rows import saving
 from praxis.store.runtime.tables import runs
@@ -57,7 +58,7 @@ class StartRequest:
     run_timeout_ms: int = 0
     """The run's own deadline, from its start (0: none; its contract's still applies)."""
     notify: webhooks.Notify = field(default_factory=webhooks.Notify)
-    """Where its outcome is pushed when it ends (:mod:`praxis.store.runtime.outbox`)."""
+    """Where its outcome is pushed when it ends (:mod:`praxis.store.notifications`)."""
     dry_run: bool = False
     """Check and answer as a start would, then roll everything back."""
 
@@ -161,10 +162,8 @@ def start_in(
     saved = saving.insert(
         connection, record, prepared.request_digest, outcome, command, now, context.snapshots
     )
-    outbox.record(connection, saved.state.run_id, request.notify)
     context.lock_budget(connection, request.contract_id, principal.principal_id, False)
-    for hook in context.start_hooks:
-        hook(connection, principal, saved)
+    context.reactions.publish(RunStarted(connection, principal, saved, request.notify))
     if context.unit.trace is not None:
         context.unit.trace.started(connection, saved.state.run_id, request.trace, now)
     if request.ref is not None:

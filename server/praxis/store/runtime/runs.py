@@ -18,14 +18,16 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import definition as definitions
-from praxis.core import progress, registry, values
+from praxis.core import progress, values
 from praxis.core import run as core
 from praxis.core.records import Control, Principal
 from praxis.core.rejection import Rejection, invalid, not_found
 from praxis.store.controls import rows as controls
+from praxis.store.controls.emits import ControlChanged, WorkOrderCancelled
 from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
+from praxis.store.registry.emits import HeadChanged
 from praxis.store.runtime import lifecycle, listing, node_pages
 from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime.context import RuntimeContext
@@ -228,20 +230,20 @@ class RunStore:
         result: RunRecord | Rejection = self.unit.transact(transaction)
         return result
 
-    # --- hooks from the registry and admin --------------------------------------------
+    # --- reactions to the registry and the controls (praxis.app.reactions) ------------
 
-    def on_new_head(
-        self, connection: Connection, head: registry.Head, now: int
-    ) -> Rejection | None:
-        """Applies an activated revision to the bound run's nodes not yet dispatched."""
+    def on_new_head(self, event: HeadChanged) -> None:
+        """Applies an activated revision to the bound run's nodes not yet dispatched; a
+        revision the run cannot take refuses the activation (``Rollback``)."""
+        connection, head, now = event.connection, event.head, event.now
         if not head.bound_run_id:
-            return None
+            return
         record = self.unit.lock_load(connection, head.bound_run_id)
         if record is None or record.state.status in core.DECIDED:
-            return None  # ended, or its outcome decided: no node is dispatched again
+            return  # ended, or its outcome decided: no node is dispatched again
         parsed = self.context.parse_definition(head.definition, "definition", connection)
         if isinstance(parsed, Rejection):
-            return parsed
+            raise Rollback(parsed)
         sources = {
             node_id: node_value(connection, record.state, node_id)
             for node_id in core.revision_sources(record.state, parsed)
@@ -249,25 +251,25 @@ class RunStore:
         command = core.Revise(parsed, head.revision, sources)
         outcome = core.apply(record.state, command, now, self.limits)
         if isinstance(outcome, Rejection):
-            return outcome
+            raise Rollback(outcome)
         effects = Effects(trace=self.unit.trace)
         self.unit.save(connection, record, outcome, effects, command, now)
         self.db.after_commit(connection, lambda: self.unit.announce(effects))
-        return None
 
-    def on_control(self, connection: Connection, _work_order_id: str, control: Control) -> None:
+    def on_control(self, event: ControlChanged) -> None:
         """A resumed work order's ready attempts become claimable: wake the long polls."""
-        if control is Control.ACTIVE:
-            Database.after_commit(connection, lambda: self.signals.publish({"work:*": 0}))
+        if event.control is Control.ACTIVE:
+            Database.after_commit(event.connection, lambda: self.signals.publish({"work:*": 0}))
 
-    def on_cancel(self, connection: Connection, work_order_id: str, reason: str, now: int) -> None:
+    def on_cancel(self, event: WorkOrderCancelled) -> None:
         """Stops the live runs of a canceled work order, governed and ad hoc alike (inside
         the admin's transaction); each records WORK_ORDER_CANCELED as its reason."""
+        connection, reason, now = event.connection, event.reason, event.now
         live = [s.value for s in core.RunStatus if s not in core.TERMINAL]
         run_ids = (
             connection.execute(
                 select(runs.c.run_id).where(
-                    runs.c.work_order_id == work_order_id, runs.c.status.in_(live)
+                    runs.c.work_order_id == event.work_order_id, runs.c.status.in_(live)
                 )
             )
             .scalars()

@@ -38,6 +38,7 @@ from praxis.store.db.statements import Savepoint, Statement
 from praxis.store.runtime import ahead, matching
 from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime.context import RuntimeContext
+from praxis.store.runtime.emits import AttemptSettled, WorkReadied
 from praxis.store.runtime.inputs import gather_input
 from praxis.store.runtime.records import Effects, RunRecord
 from praxis.store.runtime.rows.attempts import load_attempt, lock_attempt_run
@@ -128,11 +129,6 @@ class TaskStore:
         # Whether heartbeats and settlements are decided ahead of the writers' turn: where
         # other processes write the same SQLite file (praxis.store.runtime.ahead).
         self.decide_ahead = decide_ahead
-        # Execution-model hooks (contracts, reconciliations), called inside a settlement's
-        # transaction; a Rollback refuses it. Wired by the engine's reactions table.
-        self.settle_hooks: list[
-            Callable[[Connection, RunRecord, core.Command, core.Outcome], None]
-        ] = []
         # The long polls of this process parked for a hand-off, and the one thread that
         # gives back what a vanished poll was handed (never the committing writer's).
         self.waiters: matching.Waiters[Claim, TaskView] = matching.Waiters(self._give_back_later)
@@ -242,12 +238,13 @@ class TaskStore:
 
     # --- the hand-off of ready work to parked long polls (praxis.store.runtime.matching) ---
 
-    def hand_off(self, connection: Connection, readied: list[Any]) -> Ending:
-        """Leases the attempts the transaction's commands readied (``readied``: their
+    def hand_off(self, event: WorkReadied) -> Ending:
+        """Leases the attempts the transaction's commands readied (``event.readied``: their
         :class:`Effects`) to long polls parked in this process, oldest first, each with a
         claim of its own inside this transaction, just before its COMMIT; at most
         :data:`MAX_HANDOFFS` polls a commit, the rest are woken as before. Returns what
         hands each poll its tasks once the COMMIT succeeded (or parks it again)."""
+        connection, readied = event.connection, event.readied
         ready: Counter[str] = Counter()
         for fx in readied:
             ready.update(fx.ready)
@@ -574,8 +571,7 @@ class TaskStore:
                     connection, record.contract_id, record.principal_id, spends
                 )
             self.unit.save(connection, record, outcome, effects, command, now)
-            for hook in self.settle_hooks:
-                hook(connection, record, command, outcome)
+            self.context.reactions.publish(AttemptSettled(connection, record, command, outcome))
             if isinstance(command, core.Heartbeat):
                 if report is not None and not outcome.noop and not outcome.reply.cancelled:
                     attempt_progress.record(connection, attempt, report, now)

@@ -29,7 +29,9 @@ from praxis.core import run as core
 from praxis.core.rejection import Rejection
 from praxis.store.db import locks
 from praxis.store.db.database import Database, Ending, Rollback
-from praxis.store.runtime import codec, outbox
+from praxis.store.db.reactions import Reactions
+from praxis.store.runtime import codec
+from praxis.store.runtime.emits import RunFinished, RunSaved, WorkReadied
 from praxis.store.runtime.records import Effects, RunRecord
 from praxis.store.runtime.rows import loading, saving
 from praxis.store.runtime.rows.definitions import load_definition_json
@@ -46,31 +48,29 @@ from praxis.store.wake.hub import (
 )
 
 DEFINITIONS_CACHED = 256  # parsed definitions kept per process
+ENDS = frozenset({"RUN_COMPLETED", "RUN_FAILED", "RUN_CANCELLED"})
+"""The run events of an outcome that ended its run (:class:`RunFinished`)."""
 
 
 class Unit:
     """Transactions over runs, the definitions and snapshots they load, and wake-ups."""
 
-    def __init__(self, db: Database, signals: Hub, limits: definitions.Limits) -> None:
+    def __init__(
+        self,
+        db: Database,
+        signals: Hub,
+        limits: definitions.Limits,
+        reactions: Reactions | None = None,
+    ) -> None:
         self.db = db
         self.signals = signals
         self.limits = limits
+        # The engine's reactions (praxis.app.reactions): RunSaved, RunFinished, WorkReadied.
+        self.reactions = reactions or Reactions()
         self.snapshots = codec.SnapshotCache()
         self.trace: RunTraces | None = None  # set when tracing is on
         self.definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
         self._lock = threading.Lock()
-        # Execution-model hooks called after every outcome a command saves, inside its
-        # transaction (reconciliations open for the attempts it left uncertain). Wired by
-        # the engine's reactions table (praxis.app.reactions).
-        self.save_hooks: list[
-            Callable[[Connection, RunRecord, core.Command, core.Outcome], None]
-        ] = []
-        # Called once after a commit that wrote webhook deliveries (praxis.deliverer).
-        self.delivery_hooks: list[Callable[[], None]] = []
-        # Called once before the COMMIT of a transaction whose commands readied or leased
-        # attempts, with the effects of each such command (Database.before_commit): the
-        # hand-off of ready work to parked long polls (praxis.store.runtime.matching).
-        self.ready_hooks: list[Callable[[Connection, list[Any]], Ending]] = []
 
     def transact(
         self, body: Callable[[Connection, Effects], Any], scoped: bool = True, dry_run: bool = False
@@ -91,13 +91,25 @@ class Unit:
     def _command(
         self, body: Callable[[Connection, Effects], Any], effects: Effects, connection: Connection
     ) -> Any:
-        """One command's body; one that readied or leased attempts registers the ready
-        hooks (what a settle-and-claim's own claim leased is not handed to another)."""
+        """One command's body; one that readied or leased attempts has :class:`WorkReadied`
+        published before the COMMIT (what a settle-and-claim's own claim leased is not
+        handed to another)."""
         value = body(connection, effects)
-        if effects.ready or effects.leased:
-            for hook in self.ready_hooks:
-                Database.before_commit(connection, hook, effects)
+        if (effects.ready or effects.leased) and self.reactions.wired(WorkReadied):
+            Database.before_commit(connection, self._work_readied, effects)
         return value
+
+    def _work_readied(self, connection: Connection, readied: list[Any]) -> Ending:
+        """Publishes :class:`WorkReadied` before a COMMIT; what ends its handlers."""
+        endings = self.reactions.gather(WorkReadied(connection, readied))
+        if len(endings) == 1:
+            return endings[0]  # type: ignore[return-value]  # a WorkReadied handler's Ending
+
+        def ending(committed: bool) -> None:
+            for end in endings:
+                end(committed)  # type: ignore[operator]  # each a WorkReadied handler's Ending
+
+        return ending
 
     def transact_many(
         self, bodies: list[Callable[[Connection, Effects], Any]], keys: list[str] | None = None
@@ -147,15 +159,15 @@ class Unit:
         command: core.Command,
         now: int,
     ) -> RunRecord:
-        """Writes an outcome (:func:`praxis.store.runtime.rows.saving.save`), then runs the save
-        hooks on it; every command's outcome is saved here."""
+        """Writes an outcome (:func:`praxis.store.runtime.rows.saving.save`), then publishes
+        :class:`RunSaved`, and :class:`RunFinished` when it ended the run; every command's
+        outcome is saved here."""
         saved = saving.save(connection, record, outcome, effects, command, now)
         if not outcome.noop:
-            for hook in self.save_hooks:
-                hook(connection, record, command, outcome)
-            if outbox.on_saved(connection, saved, outcome, effects, now):
-                for wake in self.delivery_hooks:
-                    Database.after_commit(connection, wake, once=True)
+            reactions = self.reactions
+            reactions.publish(RunSaved(connection, record, saved, command, outcome, effects))
+            if any(event.kind in ENDS for event in outcome.events):
+                reactions.publish(RunFinished(connection, saved, effects, now))
         return saved
 
     def definition(self, connection: Connection, digest: str) -> definitions.Definition:

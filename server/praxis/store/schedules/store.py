@@ -17,7 +17,7 @@ and consumed by :mod:`praxis.store.execution.approved`, like a governed resume).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from sqlalchemy.engine import Connection
 
@@ -37,6 +37,7 @@ from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.lifecycle import MAX_RUN_TIMEOUT_MS, PreparedStart, StartRequest
 from praxis.store.runtime.records import Effects
 from praxis.store.schedules import rows
+from praxis.store.schedules.emits import Observed
 from praxis.store.schedules.rows import ScheduleRecord
 
 LABEL = "praxis.schedule"
@@ -44,14 +45,6 @@ LABEL = "praxis.schedule"
 PAGE_DEFAULT = 100
 PAGE_MAX = 1000
 SWEEP_SCHEDULES = 50
-
-
-@dataclass(frozen=True)
-class Observed:
-    """What the sweeper did with one time, for metrics: an outcome and how late it was."""
-
-    outcome: str
-    late_ms: int = 0
 
 
 class ScheduleStore:
@@ -62,8 +55,6 @@ class ScheduleStore:
         self.db: Database = runtime.db
         self.clock = runtime.clock
         self.installation_id = installation_id
-        # Called after a commit with what a step did (metrics; praxis.app wires them).
-        self.observers: list[Callable[[str, int], None]] = []
 
     # --- checks -----------------------------------------------------------------------
 
@@ -466,7 +457,8 @@ class ScheduleStore:
         return result is not None
 
     def _observe_after(self, connection: Connection, step: core.Step, observed: Observed) -> None:
-        if not self.observers:
+        reactions = self.runtime.reactions
+        if not reactions.wired(Observed):
             return
         seen = [Observed("missed")] * step.missed
         if observed.outcome != "missed":
@@ -474,8 +466,7 @@ class ScheduleStore:
 
         def notify() -> None:
             for one in seen:
-                for observer in self.observers:
-                    observer(one.outcome, one.late_ms)
+                reactions.publish(one)
 
         Database.after_commit(connection, notify)
 

@@ -22,7 +22,8 @@ from praxis.core.records import Control
 from praxis.store.controls.tables import holds, work_orders
 from praxis.store.db import files
 from praxis.store.db.database import Database
-from praxis.store.runtime.tables import deliveries, ready_nodes, run_nodes, run_timers, runs
+from praxis.store.notifications.tables import deliveries
+from praxis.store.runtime.tables import ready_nodes, run_nodes, run_timers, runs
 
 
 @dataclass(frozen=True)

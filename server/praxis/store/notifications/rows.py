@@ -1,8 +1,9 @@
-"""The notification outbox: what a run pushes when it ends, written with its end.
+"""The notification outbox's rows: what a run pushes when it ends, written with its end.
 
-A run started with ``notify`` keeps its request in ``run_notifications``. The command
-that moves the run to a terminal state (any command: a settlement, a stop, a sweep, a
-cancelled work order) calls :func:`on_saved` inside its transaction, which
+A run started with ``notify`` keeps its request in ``run_notifications`` (:func:`record`,
+on the runtime's ``RunStarted``). The command that moves the run to a terminal state
+(any command: a settlement, a stop, a sweep, a cancelled work order) publishes the
+runtime's ``RunFinished`` inside its transaction, and :func:`write` then
 
 * appends one ``RUN_REPLY`` event to the run's subscriber (``reply_to``): the event log
   is itself durable and resumable, so that reply is delivered by the event stream;
@@ -22,16 +23,15 @@ from typing import Any
 from sqlalchemy import Row, bindparam, func, select, update
 from sqlalchemy.engine import Connection
 
-from praxis.core import run as core
 from praxis.core import values, webhooks
 from praxis.store.db import locks
 from praxis.store.db.statements import Statement
+from praxis.store.notifications.tables import deliveries, run_notifications
 from praxis.store.runtime.records import Effects, RunRecord
-from praxis.store.runtime.tables import deliveries, run_events, run_notifications
+from praxis.store.runtime.tables import run_events
 
 PENDING, FAILED, DELIVERED, DEAD = "PENDING", "FAILED", "DELIVERED", "DEAD"
 STATES = (PENDING, FAILED, DELIVERED, DEAD)
-ENDS = frozenset({"RUN_COMPLETED", "RUN_FAILED", "RUN_CANCELLED"})
 MAX_RESULT_BYTES = 256 * 1024
 """A result larger than this (canonical JSON) is left out of a notification
 (``result_omitted: true``; read it with GetRun): a body stays under ~260 KiB."""
@@ -71,16 +71,8 @@ def record(connection: Connection, run_id: str, notify: webhooks.Notify) -> None
     )
 
 
-def on_saved(
-    connection: Connection,
-    saved: RunRecord,
-    outcome: core.Outcome,
-    effects: Effects,
-    now: int,
-) -> bool:
+def write(connection: Connection, saved: RunRecord, effects: Effects, now: int) -> bool:
     """Writes the pushes of a run that has just ended; True when it wrote deliveries."""
-    if not any(event.kind in ENDS for event in outcome.events):
-        return False
     notify = _notify_of(connection, saved.state.run_id)
     if notify is None:
         return False

@@ -1,9 +1,9 @@
-"""The outbox's commands: the deliverer's claims and settlements, operators' reads and
-redeliveries (:mod:`praxis.store.runtime.outbox` holds the SQL)."""
+"""The outbox's commands: its reactions to a run's start and end (the engine's
+reactions table wires them), the deliverer's claims and settlements, operators' reads
+and redeliveries (:mod:`praxis.store.notifications.rows` holds the SQL)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlalchemy.engine import Connection
@@ -14,8 +14,11 @@ from praxis.core import values
 from praxis.core.records import Principal
 from praxis.core.rejection import Rejection, invalid, not_found
 from praxis.store.db.database import Database
-from praxis.store.runtime import outbox
-from praxis.store.runtime.outbox import DeliveryRow
+from praxis.store.db.reactions import Reactions
+from praxis.store.notifications import rows as outbox
+from praxis.store.notifications.emits import DeliveriesDue
+from praxis.store.notifications.rows import DeliveryRow
+from praxis.store.runtime.emits import RunFinished, RunStarted
 
 LIST_DEFAULT = 100
 LIST_MAX = 1000
@@ -44,12 +47,30 @@ class DeliveryPage:
 class Notifications:
     """The webhook outbox over a :class:`Database`."""
 
-    def __init__(self, db: Database, authority: Authority, clock: Clock) -> None:
+    def __init__(
+        self,
+        db: Database,
+        authority: Authority,
+        clock: Clock,
+        reactions: Reactions | None = None,
+    ) -> None:
         self.db = db
         self.authority = authority
         self.clock = clock
-        # Called after a redelivery commits (the deliverer wakes).
-        self.redeliver_hooks: list[Callable[[], None]] = []
+        # Where DeliveriesDue is published after a commit (praxis.app.reactions).
+        self.reactions = reactions or Reactions()
+
+    # --- reactions to the runtime (inside its transactions) ---------------------------
+
+    def on_start(self, event: RunStarted) -> None:
+        """Keeps a starting run's ``notify`` (nothing when it asks for nothing)."""
+        outbox.record(event.connection, event.record.state.run_id, event.notify)
+
+    def on_finished(self, event: RunFinished) -> None:
+        """Writes the pushes of a run that has just ended: its reply event, and one
+        delivery per webhook destination (the deliverer wakes after the commit)."""
+        if outbox.write(event.connection, event.saved, event.effects, event.now):
+            self.reactions.after_commit(event.connection, DeliveriesDue())
 
     def _authorize(self, principal: Principal, action: str) -> Rejection | None:
         evidence = self.authority.authorize(principal, action, "", self.clock.now_ms())
@@ -95,8 +116,7 @@ class Notifications:
             found = outbox.redeliver(connection, delivery_id, now)
             if found is None:
                 return not_found("DELIVERY_NOT_FOUND", f"no delivery {delivery_id!r}")
-            for hook in self.redeliver_hooks:
-                Database.after_commit(connection, hook, once=True)
+            self.reactions.after_commit(connection, DeliveriesDue())
             return found
 
         result: DeliveryRow | Rejection = self.db.transact(transaction, scoped=False)
