@@ -76,7 +76,8 @@ test-python-serial: setup
 
 ## test-fast: tests/unit and the SQLite half of tests/store (-m "not postgres") over the
 ## cores; under 30 s of wall time on an idle 2-core machine (29 s with 43 s of CPU and 663
-## tests at 96c84bd; 37 s of CPU and 665 tests since the one-query schema check)
+## tests at 96c84bd; 700 tests in 38-40 s of CPU since the one-query schema check: 29-31 s
+## of wall time measured beside other work, load 2-3)
 test-fast: setup
 	$(PYTEST) -q -n $(PYTEST_WORKERS) --dist loadgroup -m "not postgres" tests/unit tests/store
 
