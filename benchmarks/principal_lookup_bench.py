@@ -2,7 +2,7 @@
 
 Every RPC authenticates its token and most authorize an action. The built-in authority
 now reads principals from the database (through a lookup cache of
-``praxis.store.principals.store.CACHE_TTL_S``); this measures, in one process and one run,
+``praxis.store.principals.lookups.CACHE_TTL_S``); this measures, in one process and one run,
 authenticate + authorize with: the in-memory principals-file authority (the baseline),
 the database authority with a warm cache (the usual case), and with the cache disabled
 (every call reads the database: the cost right after a change, or in another process).
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from praxis.app import Engine, Settings
 from praxis.authority.protocol import Authority
 from praxis.clock import TestClock
-from praxis.store.principals import store
+from praxis.store.principals import lookups
 from tests.support.harness import T0, authority, token_of
 
 
@@ -56,14 +56,14 @@ def main() -> None:
                 "database_warm_cache": lambda: per_call_us(engine.settings.authority, args.calls),
             }
             results = {name: measure() for name, measure in measures.items()}
-            ttl = store.CACHE_TTL_S
-            store.CACHE_TTL_S = 0.0
+            ttl = lookups.CACHE_TTL_S
+            lookups.CACHE_TTL_S = 0.0
             try:
                 results["database_no_cache"] = per_call_us(
                     engine.settings.authority, args.calls // 5
                 )
             finally:
-                store.CACHE_TTL_S = ttl
+                lookups.CACHE_TTL_S = ttl
         finally:
             engine.close()
     report = {

@@ -464,7 +464,7 @@ def wakes_from_elsewhere(engine: Engine) -> dict[str, Callable[[], None]]:
     return {
         # A principal revoked or rotated: forget the cached lookups before the streams
         # opened here check their credential again.
-        PRINCIPAL: engine.principals.forget,
+        PRINCIPAL: engine.principals.lookups.forget,
         # A work order recorded: forget the work orders known without a record.
         WORK_ORDER: engine.scopes.forget_unrecorded,
     }

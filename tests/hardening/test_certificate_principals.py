@@ -13,7 +13,7 @@ from praxis.authority.certificates import CertificateMappingError
 from praxis.clock import TestClock
 from praxis.core.records import Principal, PrincipalKind
 from praxis.core.rejection import Code, Rejection
-from praxis.store.principals.store import GrantSpec
+from praxis.store.principals.grants import GrantSpec
 from tests.support.harness import T0, authority
 
 ALICE, BOB, EXPIRED, LATER, STRANGER = ("a1" * 32, "b0" * 32, "e0" * 32, "1a" * 32, "5e" * 32)

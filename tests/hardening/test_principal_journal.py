@@ -14,8 +14,8 @@ from praxis.clock import TestClock
 from praxis.core.records import Principal, PrincipalKind
 from praxis.core.rejection import Code, Rejection
 from praxis.store.db.files import StorageError
+from praxis.store.principals.grants import GrantSpec
 from praxis.store.principals.journal import REVOKED, Entry, Journal, pending
-from praxis.store.principals.store import GrantSpec
 from tests.support.harness import T0, authority
 
 HUMAN = Principal("alice", PrincipalKind.HUMAN)
@@ -34,7 +34,7 @@ def _engine(directory: Path, journal: Path | None) -> Engine:
 
 
 def _state(engine: Engine, principal_id: str) -> tuple[str, int]:
-    found = engine.principals.by_id_with_state(principal_id)
+    found = engine.principals.lookups.by_id_with_state(principal_id)
     assert found is not None
     row = engine.principals.get(HUMAN, principal_id)
     assert not isinstance(row, Rejection)
@@ -62,9 +62,9 @@ def test_changes_after_a_copy_are_reapplied_to_it_once(tmp_path: Path) -> None:
     restored = _engine(old, journal)  # replays at start
     assert _state(restored, "carol") == ("REVOKED", 2)
     assert _state(restored, "dave") == ("ACTIVE", 3)
-    assert restored.principals.by_token_hash(hash_token(rotated[1])) is None
-    assert restored.principals.by_token_hash(hash_token(first[1])) is None
-    assert restored.principals.by_token_hash(hash_token(second[1])) is not None
+    assert restored.principals.lookups.by_token_hash(hash_token(rotated[1])) is None
+    assert restored.principals.lookups.by_token_hash(hash_token(first[1])) is None
+    assert restored.principals.lookups.by_token_hash(hash_token(second[1])) is not None
     assert restored.principals.replay() == []  # caught up: nothing more
     restored.close()
 

@@ -20,7 +20,7 @@ from sqlalchemy.exc import OperationalError
 
 from aiws.engine.v1 import run_pb2
 from praxis.store.db.files import StorageError
-from praxis.store.principals import store as principals_store
+from praxis.store.principals import lookups as principal_lookups
 from tests.support.harness import Harness, expect_error, start_server
 from tests.support.postgres import Cluster, required_binaries
 from tests.support.runtime import definition, node
@@ -114,7 +114,7 @@ def test_a_deleted_database_file_is_noticed_not_recreated(server: Harness, tmp_p
         start(server, "r-2")
     # Past the principal cache's lifetime the caller's token is looked up again: that
     # read, too, must notice the missing file rather than open (and create) a new one.
-    time.sleep(principals_store.CACHE_TTL_S * 2)
+    time.sleep(principal_lookups.CACHE_TTL_S * 2)
     with expect_error(grpc.StatusCode.UNAVAILABLE, "STORAGE_UNAVAILABLE"):
         server.client("agent").runs.GetRun(run_pb2.GetRunRequest(run_id=run_id))
     assert health(server) == NOT_SERVING

@@ -4,7 +4,7 @@ It applies exactly the rules of :class:`~praxis.authority.principals.PrincipalsA
 to the one principal a call concerns, read from the database (through the store's
 short-lived lookup cache): a revoked principal or a rotated token is refused on its next
 call to the process that made the change, and within
-:data:`~praxis.store.principals.store.CACHE_TTL_S` in every other server process, without a
+:data:`~praxis.store.principals.lookups.CACHE_TTL_S` in every other server process, without a
 restart. The principals file only bootstraps the database (see
 :meth:`praxis.store.principals.store.PrincipalStore.bootstrap`).
 """

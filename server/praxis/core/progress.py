@@ -2,7 +2,7 @@
 
 A worker sends a :class:`Report` with a heartbeat (``HeartbeatRequest.progress``): a
 short text, a small JSON value, or both. The store keeps only the latest report of each
-attempt (:mod:`praxis.store.runtime.progress`), so reports never grow the run's logs;
+attempt (:mod:`praxis.store.runtime.rows.progress`), so reports never grow the run's logs;
 this module holds their bounds and the one check a report passes before it is kept.
 """
 

@@ -8,7 +8,8 @@ from aiws.engine.v1 import contract_pb2, contract_pb2_grpc
 from praxis.core import money, values
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.execution.contracts import ContractStore, ContractView
+from praxis.store.execution.contracts import ContractStore
+from praxis.store.execution.rows.contracts import ContractView
 
 
 def contract_to_proto(view: ContractView) -> contract_pb2.Contract:

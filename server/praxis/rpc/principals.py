@@ -8,12 +8,9 @@ from aiws.engine.v1 import common_pb2, principal_pb2, principal_pb2_grpc
 from praxis.core.records import PrincipalKind
 from praxis.rpc.auth import principal
 from praxis.rpc.errors import unwrap
-from praxis.store.principals.store import (
-    GrantSpec,
-    PrincipalEventView,
-    PrincipalStore,
-    PrincipalView,
-)
+from praxis.store.principals.grants import GrantSpec
+from praxis.store.principals.store import PrincipalStore
+from praxis.store.principals.views import PrincipalEventView, PrincipalView
 
 _KIND = {
     PrincipalKind.HUMAN: common_pb2.PRINCIPAL_KIND_HUMAN,

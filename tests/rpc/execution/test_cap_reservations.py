@@ -12,7 +12,7 @@ from decimal import Decimal
 import pytest
 
 from aiws.engine.v1 import common_pb2, contract_pb2, run_pb2, task_pb2
-from praxis.store.runtime import reservations
+from praxis.store.runtime.rows import reservations
 from tests.support.execution import (
     create_contract,
     fail_task,

@@ -172,8 +172,8 @@ def test_a_grant_caps_a_principals_spending(model: Harness) -> None:
 
 def test_spend_rebuilt_from_the_event_log_equals_the_live_spend(model: Harness) -> None:
     from praxis.core import contract, money
-    from praxis.store.execution import requests as model_rows
-    from praxis.store.execution.contracts import load, principal_spent
+    from praxis.store.execution.rows import requests as model_rows
+    from praxis.store.execution.rows.contracts import load, principal_spent
 
     create_contract(model, "c-1", budget="1000")
     create_contract(model, "c-2", budget="1000")

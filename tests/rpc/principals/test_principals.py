@@ -11,7 +11,7 @@ import pytest
 
 from aiws.engine.v1 import common_pb2, registry_pb2
 from aiws.engine.v1 import principal_pb2 as pb
-from praxis.store.principals.store import CACHE_TTL_S
+from praxis.store.principals.lookups import CACHE_TTL_S
 from praxis_client import connect
 from tests.support.harness import Harness, expect_error, start_server
 

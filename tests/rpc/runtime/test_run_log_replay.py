@@ -21,10 +21,9 @@ from hypothesis import strategies as st
 from aiws.engine.v1 import common_pb2, reconciliation_pb2, run_pb2, task_pb2
 from praxis.core import journal, money
 from praxis.core import run as core
-from praxis.store.execution import contracts
+from praxis.store.execution.rows import contracts
 from praxis.store.runtime import log as run_log
-from praxis.store.runtime import reservations
-from praxis.store.runtime.rows import loading
+from praxis.store.runtime.rows import loading, reservations
 from tests.support.execution import create_contract, fail_task, reconcile, settle, start_run
 from tests.support.harness import Harness
 from tests.support.runtime import claim, definition, json_out, node

@@ -321,7 +321,7 @@ def reservation(definition: Definition, node_id: str) -> Decimal:
     """What an attempt of ``node_id`` reserves while it runs: its declared maximum cost.
 
     The store keeps the same amount per running attempt, against the run's contract and
-    against the principal that started the run (:mod:`praxis.store.runtime.reservations`), so
+    against the principal that started the run (:mod:`praxis.store.runtime.rows.reservations`), so
     that dispatch counts other runs' reserves too.
     """
     return Decimal(definition.nodes[node_id].max_cost or "0")

@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from praxis.core import values
 from praxis.core.records import Hold, HoldKind
 from praxis.store.controls import rows
-from praxis.store.db import dialect
+from praxis.store.db import backup
 from praxis.store.db.backup import BackupError, Manifest
 
 ACTOR = "praxis-admin-restore"
@@ -44,16 +44,13 @@ def place(database_file: Path, hold: Hold) -> Hold:
     Raises:
         BackupError: RESTORE_FAILED: the file could not be written.
     """
-    engine = dialect.offline_sqlite_engine(database_file)
     try:
-        with engine.begin() as connection:
+        with backup.offline_transaction(database_file) as connection:
             return rows.place_hold(connection, hold)
     except SQLAlchemyError as error:
         raise BackupError(
             "RESTORE_FAILED", f"cannot place the restore hold in {database_file}: {error}"
         ) from error
-    finally:
-        engine.dispose()
 
 
 @dataclass

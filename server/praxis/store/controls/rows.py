@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import Insert, bindparam, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import gates
 from praxis.core.records import Control, Epochs, Hold, HoldKind, WorkOrder
 from praxis.store.controls.tables import holds, work_orders
-from praxis.store.db import database
+from praxis.store.db import database, portable
 from praxis.store.db.dialect import WRITE_OPTION
 from praxis.store.db.metadata import meta
 from praxis.store.db.statements import Statement
@@ -210,3 +210,9 @@ def observe_read_clock(
     if decision == "advance":
         put_meta(connection, CLOCK_KEY, str(now_ms))
     return True
+
+
+def work_order_insert(connection: Connection, missing: bool) -> Insert:
+    """``INSERT`` into ``work_orders``; with ``missing``, one that skips an id already
+    there (each backend's own ``ON CONFLICT DO NOTHING``)."""
+    return portable.insert_missing(connection, work_orders) if missing else work_orders.insert()

@@ -21,8 +21,9 @@ from sqlalchemy.engine import Connection, Row
 from praxis.core import money
 from praxis.core import work_orders as core
 from praxis.core.records import Control
+from praxis.store.controls import rows as control_rows
 from praxis.store.controls.tables import work_orders
-from praxis.store.db import database, dialect
+from praxis.store.db import database
 from praxis.store.db.statements import Statement
 
 # The runtime slice's runs table, named here without importing the slice (which sits
@@ -151,7 +152,7 @@ def pending(connection: Connection, after: str | None, limit: int) -> list[core.
 def insert(connection: Connection, node: core.Node, now_ms: int, missing: bool = False) -> bool:
     """Stores a new record (ACTIVE, or its parent's control; epochs 1 and 1); with
     ``missing``, only if no record has that id (False when one had)."""
-    statement = dialect.insert_missing(connection, work_orders) if missing else work_orders.insert()
+    statement = control_rows.work_order_insert(connection, missing)
     inserted = connection.execute(
         statement.values(
             work_order_id=node.work_order_id,

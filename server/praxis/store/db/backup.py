@@ -29,9 +29,12 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+
+from sqlalchemy.engine import Connection
 
 from praxis.store.db import dialect
 from praxis.store.db.files import MARKER_SUFFIX, ServingLock, StorageError
@@ -353,3 +356,16 @@ def _replace(
     _write_file(database.with_name(database.name + MARKER_SUFFIX), manifest.installation_id + "\n")
     _fsync(database.parent)
     return aside
+
+
+@contextmanager
+def offline_transaction(copy: Path) -> Iterator[Connection]:
+    """One write transaction on a restore's copy ``copy`` (a SQLite file no server has
+    open: :func:`praxis.store.db.dialect.offline_sqlite_engine`), committed when the
+    block ends; the engine is disposed of either way."""
+    engine = dialect.offline_sqlite_engine(copy)
+    try:
+        with engine.begin() as connection:
+            yield connection
+    finally:
+        engine.dispose()

@@ -189,6 +189,9 @@ class Database:
         # pool_size: PostgreSQL connections at most (db_pool_size); SQLite keeps its own.
         self.engine: Engine = dialect.make_engine(url, synchronous, pg_pool_size=pool_size)
         self.postgres = not url.startswith("sqlite")
+        # One writer at a time (SQLite): this process's commands queue for its writer
+        # thread, which commits them in groups; PostgreSQL runs them side by side.
+        self.single_writer = not self.postgres
         # Held by the writer around each batch, and by :meth:`write` (SQLite).
         self._write_lock = threading.Lock()
         # SQLite: the writer thread, draining the queue of commands.

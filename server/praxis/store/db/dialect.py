@@ -1,5 +1,18 @@
 """The one place that knows which database is underneath.
 
+The rule, held by ``tests/unit/test_rows_rule.py``: every SQLite/PostgreSQL difference
+lives in ``store/db/`` (this module: engines, connection settings, the write lock's entry;
+:mod:`.portable`: the statements each backend spells its own way behind one call, such as
+``INSERT ... ON CONFLICT``; :mod:`.locks`, :mod:`.statements`, :mod:`.libpq`,
+:mod:`.files`, :mod:`.backup`) or in a row function of its slice
+(``store/<slice>/rows.py`` or a ``rows/`` package), which gives each backend its own
+statement for the same call, as Temporal's persistence does (``lockTaskQueueQry``: a
+plain ``SELECT`` on SQLite, ``... FOR UPDATE`` on PostgreSQL). A store class calls a row
+function or asks a capability (``Database.single_writer``, :func:`.locks.needed`: what
+its branch depends on), never which backend it runs on. Outside ``store/`` only the
+process's edge (``app.py``, ``serve/``) names a backend: the configured URL picks the
+wake transport, file locations and the pool size there.
+
 SQLite: WAL journal, ``synchronous=FULL`` (unless the operator chooses otherwise),
 ``foreign_keys=ON``, a ``busy_timeout``, and write transactions opened with
 ``BEGIN IMMEDIATE`` so that writers serialize at BEGIN instead of failing at COMMIT.
@@ -16,33 +29,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    ColumnElement,
-    Engine,
-    Insert,
-    Table,
-    create_engine,
-    event,
-    exc,
-    literal,
-)
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy import Engine, create_engine, event, exc
 from sqlalchemy.engine import Connection
 from sqlalchemy.pool import NullPool, QueuePool
 
 from praxis.store.db import locks
 
 WRITE_OPTION = "praxis_write"
-
-
-def seq_after(column: ColumnElement[int], after: int) -> ColumnElement[bool]:
-    """``column > after`` for a caller's int64 cursor over a ``seq`` column.
-
-    The bound is a BIGINT: on PostgreSQL a ``seq`` column is a 32-bit ``SERIAL`` and a
-    cursor past 2^31 - 1 (valid: it returns an empty page) would fail to cast to it.
-    """
-    return column > literal(after, BigInteger())
 
 
 POOL_SIZE_MAX = 1_000
@@ -229,13 +222,6 @@ def lock_for_write(connection: Connection, scoped: bool = False, deferred: bool 
     travels with the transaction's first statement (:func:`locks.take_global`).
     """
     locks.take_global(connection, scoped, deferred)
-
-
-def insert_missing(connection: Connection, table: Table) -> Insert:
-    """``INSERT`` into ``table`` that skips rows whose primary key is already there."""
-    if connection.dialect.name == "postgresql":
-        return postgresql.insert(table).on_conflict_do_nothing()
-    return sqlite.insert(table).on_conflict_do_nothing()
 
 
 # Every table's column names in one catalog query: the schema check of every start reads

@@ -22,7 +22,8 @@ import os
 import sqlite3
 from pathlib import Path
 
-from sqlalchemy.engine import make_url
+from sqlalchemy import text
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from praxis.core.rejection import Code, Rejection
@@ -201,3 +202,22 @@ class ServingLock:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def database_bytes(connection: Connection, url: str) -> int | None:
+    """What the database takes on disk: PostgreSQL's ``pg_database_size`` (read on
+    ``connection``), or the SQLite file's size plus its WAL (None without a file)."""
+    if connection.dialect.name == "postgresql":
+        return int(
+            connection.execute(text("SELECT pg_database_size(current_database())")).scalar() or 0
+        )
+    path = sqlite_path(url)
+    if path is None:
+        return None
+    total = 0
+    for name in (str(path), f"{path}-wal"):
+        try:
+            total += os.stat(name).st_size
+        except OSError:
+            continue
+    return total

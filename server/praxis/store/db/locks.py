@@ -104,6 +104,14 @@ def postgres(connection: Connection) -> bool:
     return connection.dialect.name == "postgresql"
 
 
+def needed(connection: Connection) -> bool:
+    """Whether write transactions on ``connection`` run beside one another, so that a
+    command locks what it reads before relying on it (PostgreSQL); ``False`` under
+    SQLite's single writer, where every function here is a no-op. A store asks this
+    (over-read candidates, read again after a lock), never which database it is on."""
+    return postgres(connection)
+
+
 def take_global(connection: Connection, scoped: bool, deferred: bool = False) -> None:
     """The installation's lock: shared for scoped commands, exclusive otherwise.
 

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import assessment as core
@@ -14,8 +12,8 @@ from praxis.core import values
 from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid
 from praxis.store.db.database import Database, Rollback
-from praxis.store.execution import contracts, requests
-from praxis.store.execution.tables import assessments, assessments_due
+from praxis.store.execution.rows import assessments as rows
+from praxis.store.execution.rows import contracts, requests
 from praxis.store.registry.emits import HeadChanged
 from praxis.store.registry.rows import load_head
 from praxis.store.runtime.context import RuntimeContext
@@ -60,7 +58,8 @@ class AssessmentStore:
             and outcome.state.status is completed
             and record.state.status is not completed
         ):
-            _owe(connection, record, outcome.state.finished_at_ms or self.clock.now_ms())
+            since = outcome.state.finished_at_ms or self.clock.now_ms()
+            rows.owe(connection, record.state.run_id, record.work_order_id, since)
 
     def on_new_head(self, event: HeadChanged) -> None:
         """A new head of a completed governed run's ref changes the run's subject: its
@@ -74,10 +73,8 @@ class AssessmentStore:
             and record.contract_id
             and record.state.status is runs.RunStatus.COMPLETED
         ):
-            connection.execute(
-                delete(assessments_due).where(assessments_due.c.run_id == record.state.run_id)
-            )
-            _owe(connection, record, now)
+            rows.forgive(connection, record.state.run_id)
+            rows.owe(connection, record.state.run_id, record.work_order_id, now)
 
     def _wake_inbox(self) -> None:
         self.runtime.signals.publish({INBOX: 0})
@@ -120,7 +117,7 @@ class AssessmentStore:
                 ),
             )  # fmt: skip
             if key is not None:
-                return _load(connection, key), True
+                return rows.load(connection, key), True
             record = self.runtime.unit.load(connection, run_id)
             denied = self.runtime.authorize_run(principal, kind.value, record, run_id)
             if denied or record is None:
@@ -134,19 +131,11 @@ class AssessmentStore:
             problem = core.check_record(kind, actor.kind, completed, current, subject_digest)
             if problem:
                 raise Rollback(problem)
-            connection.execute(
-                assessments.insert().values(
-                    assessment_id=identifier, run_id=run_id, kind=kind.name,
-                    verdict=verdict.name, subject_digest=subject_digest,
-                    contract_id=record.contract_id, findings_json=values.canonical_json(findings),
-                    assessed_by=principal.principal_id, assessed_at_ms=now,
-                )
+            rows.add(
+                connection, identifier, run_id, kind, verdict, subject_digest,
+                record.contract_id, values.canonical_json(findings), principal.principal_id, now,
             )  # fmt: skip
-            connection.execute(
-                delete(assessments_due).where(
-                    assessments_due.c.run_id == run_id, assessments_due.c.kind == kind.name
-                )
-            )
+            rows.forgive(connection, run_id, kind)
             Database.after_commit(connection, self._wake_inbox, once=True)
             requests.append(
                 connection, "ASSESSED", run_id, now, assessment_id=identifier,
@@ -156,7 +145,7 @@ class AssessmentStore:
             requests.remember(
                 connection, principal.principal_id, "assess", request_id, digest, identifier
             )
-            return _load(connection, identifier), False
+            return rows.load(connection, identifier), False
 
         result: tuple[core.Assessment, bool] | Rejection = self.runtime.db.transact(transaction)
         return result
@@ -174,43 +163,6 @@ class AssessmentStore:
         if isinstance(denied, Rejection):
             return denied
         with self.runtime.db.read() as connection:
-            rows = connection.execute(
-                select(assessments)
-                .where(assessments.c.run_id == run_id)
-                .order_by(assessments.c.seq)
-            ).all()
+            found_assessments = rows.of_run(connection, run_id)
             subject = self.subject(connection, found)
-        return [_assessment(row) for row in rows], subject
-
-
-def _owe(connection: Connection, record: RunRecord, since_ms: int) -> None:
-    """Records that ``record``'s run owes an assessment of each kind from ``since_ms``."""
-    connection.execute(
-        assessments_due.insert(),
-        [
-            {"run_id": record.state.run_id, "kind": kind.name,
-             "work_order_id": record.work_order_id, "since_ms": since_ms}
-            for kind in core.Kind
-        ],
-    )  # fmt: skip
-
-
-def _load(connection: Connection, identifier: str) -> core.Assessment:
-    row = connection.execute(
-        select(assessments).where(assessments.c.assessment_id == identifier)
-    ).first()
-    return _assessment(row)
-
-
-def _assessment(row: Any) -> core.Assessment:
-    return core.Assessment(
-        assessment_id=row.assessment_id,
-        run_id=row.run_id,
-        kind=core.Kind[row.kind],
-        verdict=core.Verdict[row.verdict],
-        subject_digest=row.subject_digest,
-        contract_id=row.contract_id,
-        findings=json.loads(row.findings_json),
-        assessed_by=row.assessed_by,
-        assessed_at_ms=row.assessed_at_ms,
-    )
+        return found_assessments, subject

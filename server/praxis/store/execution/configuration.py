@@ -24,7 +24,6 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
@@ -34,9 +33,8 @@ from praxis.core.rejection import Rejection, invalid
 from praxis.core.reload import Change
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Database
-from praxis.store.db.metadata import meta
-from praxis.store.execution import requests
-from praxis.store.execution.tables import model_events
+from praxis.store.execution.rows import configuration as rows
+from praxis.store.execution.rows import requests
 
 REFRESH_MS = 60_000
 """How often a process rewrites its row (wall-clock ``seen_at_ms``) while it serves."""
@@ -176,12 +174,12 @@ class ConfigStore:
         any host (a crash leaves its row behind); at start."""
         host = socket.gethostname()
         with self.db.read() as connection:
-            rows = _rows(connection)
+            found = _rows(connection)
         stale = _wall_ms() - STALE_MS
         self._remove(
             [
                 str(row["process_id"])
-                for row in rows
+                for row in found
                 if _gone(str(row["process_id"]), host) or _seen(row) < stale
             ]
         )
@@ -190,7 +188,7 @@ class ConfigStore:
         if not processes:
             return
         with self.db.write() as connection:
-            connection.execute(delete(meta).where(meta.c.key.in_([_key(p) for p in processes])))
+            rows.remove_processes(connection, [_key(p) for p in processes])
 
     def processes(self) -> tuple[ProcessRow, ...]:
         """Every process row, in process id order."""
@@ -207,12 +205,7 @@ class ConfigStore:
                 "PAGE_INVALID", "reload_limit", f"reload_limit must be in [0, {MAX_RELOADS}]"
             )
         with self.db.read() as connection:
-            found = connection.execute(
-                select(model_events)
-                .where(model_events.c.subject == SUBJECT, model_events.c.kind == RELOADED)
-                .order_by(model_events.c.seq.desc())
-                .limit(limit or 20)
-            ).all()
+            found = rows.latest_events(connection, SUBJECT, RELOADED, limit or 20)
             reloads = []
             for row in found:
                 payload = json.loads(row.payload_json)
@@ -231,20 +224,12 @@ class ConfigStore:
 
 
 def _latest(connection: Connection) -> str:
-    found = connection.execute(
-        select(model_events.c.payload_json)
-        .where(model_events.c.subject == SUBJECT, model_events.c.kind == RELOADED)
-        .order_by(model_events.c.seq.desc())
-        .limit(1)
-    ).first()
-    return str(json.loads(found.payload_json)["version"]) if found is not None else ""
+    found = rows.latest_events(connection, SUBJECT, RELOADED, 1)
+    return str(json.loads(found[0].payload_json)["version"]) if found else ""
 
 
 def _rows(connection: Connection) -> list[dict[str, Any]]:
-    rows = connection.execute(
-        select(meta.c.value).where(meta.c.key.startswith(PROCESS_KEY, autoescape=True))
-    ).all()
-    return [json.loads(row.value) for row in rows]
+    return [json.loads(value) for value in rows.process_values(connection, PROCESS_KEY)]
 
 
 def _processes(connection: Connection) -> tuple[ProcessRow, ...]:

@@ -5,20 +5,17 @@ a settle hook of the task protocol), to the run's contract and to the principal 
 started the run, as exact decimal sums. Before a dispatch the runtime asks
 :meth:`ContractStore.allowance` (its ``ContractTerms`` port) what the run may still
 use, counting what the running attempts of the contract's other runs and of the
-starter's other runs have reserved (:mod:`praxis.store.runtime.reservations`).
+starter's other runs have reserved (:mod:`praxis.store.runtime.rows.reservations`).
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any
 
-from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from praxis.authority import guard
@@ -31,30 +28,15 @@ from praxis.core.rejection import Code, Rejection, not_found
 from praxis.store.controls import budgets, tree
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
-from praxis.store.execution import requests
-from praxis.store.execution.tables import contracts, principal_spend
-from praxis.store.runtime import reservations
+from praxis.store.execution.rows import contracts as rows
+from praxis.store.execution.rows import requests
+from praxis.store.execution.rows.contracts import ContractView
 from praxis.store.runtime.emits import AttemptSettled, RunStarted
 from praxis.store.runtime.records import RunRecord
+from praxis.store.runtime.rows import reservations
 
 _OWNERS_CACHED = 1024
 """Contracts whose work order :meth:`ContractStore.work_order_of` remembers."""
-
-
-class ContractView:
-    """A contract with its exact spend and what its running attempts reserve."""
-
-    def __init__(
-        self, contract: core.Contract, spent: Decimal, reserved: Decimal = money.ZERO
-    ) -> None:
-        self.contract = contract
-        self.spent = spent
-        self.reserved = reserved
-
-    @property
-    def remaining(self) -> Decimal:
-        """Budget minus spend (negative when an attempt reported more than remained)."""
-        return money.subtract(self.contract.budget, self.spent)
 
 
 @dataclass(frozen=True)
@@ -124,27 +106,17 @@ class ContractStore:
             return denied
 
         def transaction(connection: Connection) -> tuple[ContractView, bool]:
-            existing = load(connection, contract_id)
+            existing = rows.load(connection, contract_id)
             if existing is not None:
                 problem = core.same_content(existing.contract, parsed)
                 if problem:
                     raise Rollback(problem)
                 return _with_reserved(connection, existing), True
-            connection.execute(
-                contracts.insert().values(
-                    contract_id=contract_id,
-                    work_order_id=work_order_id,
-                    content_json=values.canonical_json(parsed.content()),
-                    digest=parsed.digest(),
-                    created_by=principal.principal_id,
-                    created_at_ms=now,
-                    spent_microcredits="0",
-                )
-            )
+            rows.add(connection, parsed, principal.principal_id, now)
             requests.append(
                 connection, "CONTRACT_CREATED", contract_id, now, digest=parsed.digest()
             )
-            found = load(connection, contract_id)
+            found = rows.load(connection, contract_id)
             assert found is not None
             return _with_reserved(connection, found), False
 
@@ -157,7 +129,7 @@ class ContractStore:
         if problem:
             return problem
         with self.db.read() as connection:
-            found = load(connection, contract_id)
+            found = rows.load(connection, contract_id)
             if found is not None:
                 found = _with_reserved(connection, found)
         evidence = guard.authorize_subject(
@@ -184,16 +156,13 @@ class ContractStore:
         if denied:
             return denied
         size = page_size or paging.DEFAULT_PAGE
-        query = select(contracts).order_by(contracts.c.contract_id).limit(size + 1)
-        if work_order_id:
-            query = query.where(contracts.c.work_order_id == work_order_id)
-        if after is not None:
-            query = query.where(contracts.c.contract_id > after[0])
         with self.db.read() as connection:
-            rows = connection.execute(query).all()
-            found = [_with_reserved(connection, _view_of(row)) for row in rows[:size]]
+            page = rows.page(
+                connection, work_order_id, None if after is None else after[0], size + 1
+            )
+            found = [_with_reserved(connection, view) for view in page[:size]]
         token = ""
-        if len(rows) > size:
+        if len(page) > size:
             token = paging.encode([found[-1].contract.contract_id], query_scope)
         return found, token
 
@@ -208,7 +177,7 @@ class ContractStore:
             if denied:
                 return denied
         with self.db.read() as connection:
-            spent = principal_spent(connection, target)
+            spent = rows.principal_spent(connection, target)
             reserved = reservations.principal_reserved(connection, target)
         return Spending(target, spent, reserved, self.authority.spend_cap(target))
 
@@ -225,7 +194,7 @@ class ContractStore:
         if known is not None:
             return known
         with self.db.read() as connection:
-            found = load(connection, contract_id)
+            found = rows.load(connection, contract_id)
         if found is None:
             return None
         with self._lock:
@@ -242,7 +211,7 @@ class ContractStore:
         """
         connection, principal, record = event.connection, event.principal, event.record
         if record.contract_id:
-            found = load(connection, record.contract_id)
+            found = rows.load(connection, record.contract_id)
             if found is None:
                 raise Rollback(
                     not_found("CONTRACT_NOT_FOUND", f"no contract {record.contract_id!r}")
@@ -255,7 +224,7 @@ class ContractStore:
                     )
                 )
         cap = self.authority.spend_cap(principal.principal_id)
-        if cap is not None and principal_spent(connection, principal.principal_id) >= cap:
+        if cap is not None and rows.principal_spent(connection, principal.principal_id) >= cap:
             raise Rollback(
                 Rejection(
                     Code.PERMISSION_DENIED,
@@ -267,7 +236,7 @@ class ContractStore:
     def deadline(self, connection: Connection, contract_id: str) -> int:
         """The contract's deadline, UTC epoch ms (0 when it has none or is unknown: the
         start hook refuses an unknown contract)."""
-        found = load(connection, contract_id)
+        found = rows.load(connection, contract_id)
         return found.contract.deadline_ms if found is not None else 0
 
     def allowance(self, connection: Connection, record: RunRecord) -> core.Allowance | None:
@@ -277,7 +246,7 @@ class ContractStore:
         budget is the least of the contract's and theirs, each net of what the running
         attempts of other runs hold against it (:mod:`praxis.store.controls.budgets`).
         """
-        found = load(connection, record.contract_id) if record.contract_id else None
+        found = rows.load(connection, record.contract_id) if record.contract_id else None
         cap = self.authority.spend_cap(record.principal_id)
         run_id, starter = record.state.run_id, record.principal_id
         order_left = (  # net of what other runs' running attempts hold there
@@ -291,7 +260,7 @@ class ContractStore:
             found.contract if found else None,
             found.spent if found else money.ZERO,
             cap,
-            principal_spent(connection, starter),
+            rows.principal_spent(connection, starter),
             reservations.reserved_elsewhere(connection, record.contract_id, run_id)
             if found
             else money.ZERO,
@@ -317,14 +286,10 @@ class ContractStore:
                 continue
             cost = Decimal(settled.cost_microcredits)
             if record.contract_id:
-                found = load(connection, record.contract_id)
+                found = rows.load(connection, record.contract_id)
                 if found is not None:
-                    connection.execute(
-                        update(contracts)
-                        .where(contracts.c.contract_id == record.contract_id)
-                        .values(spent_microcredits=money.text(money.add(found.spent, cost)))
-                    )
-            _add_principal_spend(connection, record.principal_id, cost)
+                    rows.set_spent(connection, record.contract_id, money.add(found.spent, cost))
+            rows.add_principal_spend(connection, record.principal_id, cost)
             tree.charge(connection, record.work_order_id, cost, now)
             requests.append(
                 connection,
@@ -339,63 +304,7 @@ class ContractStore:
             )
 
 
-def load(connection: Connection, contract_id: str) -> ContractView | None:
-    """A contract and its spend, or ``None``."""
-    row = connection.execute(
-        select(contracts).where(contracts.c.contract_id == contract_id)
-    ).first()
-    if row is None:
-        return None
-    return _view_of(row)
-
-
-def _view_of(row: Any) -> ContractView:
-    """The contract and spend of a ``contracts`` row."""
-    content = json.loads(row.content_json)
-    contract = core.Contract(
-        contract_id=row.contract_id,
-        work_order_id=row.work_order_id,
-        criteria=content["criteria"],
-        deadline_ms=content["deadline_ms"],
-        budget=Decimal(content["budget_microcredits"]),
-        profile=content["profile"],
-        created_by=row.created_by,
-        created_at_ms=row.created_at_ms,
-    )
-    return ContractView(contract, Decimal(row.spent_microcredits))
-
-
 def _with_reserved(connection: Connection, view: ContractView) -> ContractView:
     """The view with what the running attempts of the contract's runs reserve."""
     reserved = reservations.reserved(connection, view.contract.contract_id)
     return ContractView(view.contract, view.spent, reserved)
-
-
-def principal_spent(connection: Connection, principal_id: str) -> Decimal:
-    """What the runs a principal started have spent."""
-    text = connection.execute(
-        select(principal_spend.c.spent_microcredits).where(
-            principal_spend.c.principal_id == principal_id
-        )
-    ).scalar()
-    return Decimal(text) if text is not None else money.ZERO
-
-
-def _add_principal_spend(connection: Connection, principal_id: str, cost: Decimal) -> None:
-    current = connection.execute(
-        select(principal_spend.c.spent_microcredits).where(
-            principal_spend.c.principal_id == principal_id
-        )
-    ).scalar()
-    if current is None:
-        connection.execute(
-            principal_spend.insert().values(
-                principal_id=principal_id, spent_microcredits=money.text(cost)
-            )
-        )
-        return
-    connection.execute(
-        update(principal_spend)
-        .where(principal_spend.c.principal_id == principal_id)
-        .values(spent_microcredits=money.text(money.add(Decimal(current), cost)))
-    )

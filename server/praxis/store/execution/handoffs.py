@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
-from sqlalchemy import and_, or_, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import handoff as core
@@ -15,14 +13,13 @@ from praxis.core.records import Principal, Ref
 from praxis.core.rejection import Rejection, invalid, not_found
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
-from praxis.store.execution import requests
-from praxis.store.execution.rows import handoff_of
-from praxis.store.execution.tables import handoffs
+from praxis.store.execution.rows import handoffs as rows
+from praxis.store.execution.rows import requests
+from praxis.store.execution.rows.handoffs import handoff_of
 from praxis.store.registry import rows as registry_rows
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.rows.results import node_value, result_text
-from praxis.store.runtime.tables import runs as run_table
 from praxis.store.wake.hub import INBOX
 
 
@@ -75,7 +72,7 @@ class HandoffStore:
                 ),
             )  # fmt: skip
             if key is not None:
-                return _load(connection, key), True  # type: ignore[return-value]  # exists
+                return rows.load(connection, key), True  # type: ignore[return-value]  # exists
             record = self.runtime.unit.load(connection, run_id)
             denied = self.runtime.authorize_run(principal, "handoff.create", record, run_id)
             if denied or record is None:
@@ -93,13 +90,11 @@ class HandoffStore:
                 text = result_text(connection, run_id, node_uid)
                 outputs = values.digest(None if text is None else json.loads(text))
             work = _work_of(connection, record, node.revision)
-            connection.execute(
-                handoffs.insert().values(
-                    delivery_id=delivery, run_id=run_id, node_uid=node_uid,
-                    from_principal_id=principal.principal_id, to_principal_id=to_principal_id,
-                    outputs_digest=outputs, note=note, state=core.State.OFFERED.value,
-                    created_at_ms=now, acknowledged_at_ms=0, **_work_columns(work),
-                )
+            rows.offer(
+                connection, delivery_id=delivery, run_id=run_id, node_uid=node_uid,
+                from_principal_id=principal.principal_id, to_principal_id=to_principal_id,
+                outputs_digest=outputs, note=note, state=core.State.OFFERED.value,
+                created_at_ms=now, acknowledged_at_ms=0, **_work_columns(work),
             )  # fmt: skip
             Database.after_commit(connection, self._wake_inbox, once=True)
             requests.append(
@@ -110,7 +105,7 @@ class HandoffStore:
             requests.remember(
                 connection, principal.principal_id, "handoff", request_id, digest, delivery
             )
-            return _load(connection, delivery), False  # type: ignore[return-value]  # exists
+            return rows.load(connection, delivery), False  # type: ignore[return-value]  # exists
 
         result: tuple[core.Handoff, bool] | Rejection = self.runtime.db.transact(transaction)
         return result
@@ -122,7 +117,7 @@ class HandoffStore:
             return problem
 
         def transaction(connection: Connection) -> core.Handoff:
-            found = _load(connection, delivery_id)
+            found = rows.load(connection, delivery_id)
             if found is None:
                 missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
                 raise Rollback(
@@ -143,11 +138,7 @@ class HandoffStore:
             acknowledged = core.acknowledge(found, principal.principal_id, now)
             if isinstance(acknowledged, Rejection):
                 raise Rollback(acknowledged)
-            connection.execute(
-                update(handoffs)
-                .where(handoffs.c.delivery_id == delivery_id)
-                .values(state=acknowledged.state.value, acknowledged_at_ms=now)
-            )
+            rows.acknowledge(connection, delivery_id, acknowledged.state, now)
             Database.after_commit(connection, self._wake_inbox, once=True)
             requests.append(
                 connection, "HANDOFF_ACKNOWLEDGED", delivery_id, now,
@@ -164,7 +155,7 @@ class HandoffStore:
         if problem:
             return problem
         with self.runtime.db.read() as connection:
-            found = _load(connection, delivery_id)
+            found = rows.load(connection, delivery_id)
         if found is None:
             missing = not_found("HANDOFF_NOT_FOUND", f"no handoff {delivery_id!r}")
             return self.runtime.authorize_run(principal, "run.read", None, "", missing) or missing
@@ -185,34 +176,18 @@ class HandoffStore:
         if isinstance(after, Rejection):
             return after
         limit = page_size or paging.DEFAULT_PAGE
-        query = (
-            select(handoffs, run_table.c.work_order_id)
-            .join(run_table, run_table.c.run_id == handoffs.c.run_id)
-            .where(handoffs.c.to_principal_id == principal.principal_id)
-            .order_by(handoffs.c.created_at_ms, handoffs.c.delivery_id)
-            .limit(limit + 1)
-        )
-        if state is not None:
-            query = query.where(handoffs.c.state == state.value)
-        if after is not None:
-            since, delivery = int(after[0]), after[1]
-            query = query.where(
-                or_(
-                    handoffs.c.created_at_ms > since,
-                    and_(handoffs.c.created_at_ms == since, handoffs.c.delivery_id > delivery),
-                )
-            )
+        since = None if after is None else (int(after[0]), after[1])
         with self.runtime.db.read() as connection:
-            rows = list(connection.execute(query))
-        more, rows = len(rows) > limit, rows[:limit]
+            found = rows.addressed(connection, principal.principal_id, state, since, limit + 1)
+        more, found = len(found) > limit, found[:limit]
         listed = [
             handoff_of(row)
-            for row in rows
+            for row in found
             if self.runtime.authorize(principal, "run.read", row.work_order_id) is None
         ]
         token = ""
         if more:
-            last = rows[-1]
+            last = found[-1]
             token = paging.encode([str(last.created_at_ms), last.delivery_id], query_scope)
         return listed, token
 
@@ -237,10 +212,3 @@ def _work_columns(work: core.Work) -> dict[str, str | int]:
         "revision": work.revision,
         "definition_digest": work.definition_digest,
     }
-
-
-def _load(connection: Connection, delivery_id: str) -> core.Handoff | None:
-    row: Any = connection.execute(
-        select(handoffs).where(handoffs.c.delivery_id == delivery_id)
-    ).first()
-    return None if row is None else handoff_of(row)

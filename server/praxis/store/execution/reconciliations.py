@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import effects, gates, values
@@ -21,9 +20,10 @@ from praxis.core.records import ApprovalRecord, Epochs, Principal
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Rollback
-from praxis.store.execution import approved, requests
-from praxis.store.execution.rows import ReconciliationView, reconciliation_view
-from praxis.store.execution.tables import reconciliations
+from praxis.store.execution import approved
+from praxis.store.execution.rows import reconciliations as rows
+from praxis.store.execution.rows import requests
+from praxis.store.execution.rows.reconciliations import ReconciliationView
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import RunSaved
 from praxis.store.runtime.records import Effects, RunRecord
@@ -100,25 +100,13 @@ class ReconciliationStore:
         else:
             error = ""
         now = outcome.state.updated_at_ms
-        connection.execute(
-            reconciliations.insert().values(
-                attempt_id=attempt.attempt_id,
-                run_id=attempt.run_id,
-                node_uid=attempt.node_uid,
-                completed=int(completed),
-                result_json=values.canonical_json(report.result)
-                if isinstance(report, core.Complete)
-                else "",
-                error=error,
-                state=effects.ReconciliationState.PENDING.value,
-                decision="",
-                evidence_json="",
-                approval_id="",
-                decided_by="",
-                opened_at_ms=now,
-                decided_at_ms=0,
-            )
+        result_json = (
+            values.canonical_json(report.result) if isinstance(report, core.Complete) else ""
         )
+        rows.open_pending(
+            connection, attempt.attempt_id, attempt.run_id, attempt.node_uid, completed,
+            result_json, error, now,
+        )  # fmt: skip
         requests.append(
             connection,
             "RECONCILIATION_OPENED",
@@ -136,12 +124,8 @@ class ReconciliationStore:
         if isinstance(record, Rejection):
             return record
         with self.runtime.db.read() as connection:
-            rows = connection.execute(
-                select(reconciliations)
-                .where(reconciliations.c.run_id == run_id)
-                .order_by(reconciliations.c.opened_at_ms, reconciliations.c.attempt_id)
-            ).all()
-        return [_of_node(reconciliation_view(row), record) for row in rows]
+            found = rows.of_run(connection, run_id)
+        return [_of_node(view, record) for view in found]
 
     def review(
         self, principal: Principal, request: Decision
@@ -160,10 +144,7 @@ class ReconciliationStore:
     def _material(
         self, connection: Connection, principal: Principal, request: Decision, action: str
     ) -> tuple[effects.Material, ReconciliationView, RunRecord] | Rejection:
-        row = connection.execute(
-            select(reconciliations).where(reconciliations.c.attempt_id == request.attempt_id)
-        ).first()
-        view = None if row is None else reconciliation_view(row)
+        view = rows.load(connection, request.attempt_id)
         record = None if view is None else self.runtime.unit.load(connection, view.run_id)
         if view is not None and record is not None:
             view = _of_node(view, record)
@@ -211,10 +192,8 @@ class ReconciliationStore:
     ) -> Rejection | None:
         """Whether ``reconcile.decide`` on the attempt's run is still granted (a replay's
         check: the answer a fresh decision gets for the caller's grants)."""
-        row = connection.execute(
-            select(reconciliations.c.run_id).where(reconciliations.c.attempt_id == attempt_id)
-        ).first()
-        record = None if row is None else self.runtime.unit.load(connection, row.run_id)
+        run_id = rows.run_of(connection, attempt_id)
+        record = None if run_id is None else self.runtime.unit.load(connection, run_id)
         return self.runtime.authorize_run(principal, "reconcile.decide", record, attempt_id)
 
     def _supplied(
@@ -324,18 +303,10 @@ class ReconciliationStore:
     ) -> None:
         assert request.decision is not None
         approved.consume(connection, approval, request.request_id, principal.principal_id, now)
-        connection.execute(
-            update(reconciliations)
-            .where(reconciliations.c.attempt_id == request.attempt_id)
-            .values(
-                state=effects.ReconciliationState.RESOLVED.value,
-                decision=request.decision.value,
-                evidence_json=request.evidence_json,
-                approval_id=request.approval_id,
-                decided_by=principal.principal_id,
-                decided_at_ms=now,
-            )
-        )
+        rows.resolve(
+            connection, request.attempt_id, request.decision.value, request.evidence_json,
+            request.approval_id, principal.principal_id, now,
+        )  # fmt: skip
         requests.append(
             connection,
             "RECONCILED",
@@ -349,10 +320,8 @@ class ReconciliationStore:
         )
 
     def _load_view(self, connection: Connection, attempt_id: str) -> ReconciliationView:
-        row = connection.execute(
-            select(reconciliations).where(reconciliations.c.attempt_id == attempt_id)
-        ).first()
-        view = reconciliation_view(row)
+        view = rows.load(connection, attempt_id)
+        assert view is not None  # recorded in this transaction
         record = self.runtime.unit.load(connection, view.run_id)
         return _of_node(view, record) if record is not None else view
 

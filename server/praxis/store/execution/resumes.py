@@ -31,7 +31,8 @@ from praxis.core.run import replace as replace_run
 from praxis.store.controls import rows as controls
 from praxis.store.db import locks
 from praxis.store.db.database import Rollback
-from praxis.store.execution import approved, authorizations, requests
+from praxis.store.execution import approved
+from praxis.store.execution.rows import authorizations, requests
 from praxis.store.registry.rows import load_head
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.inputs import gather_input

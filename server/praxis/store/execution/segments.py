@@ -4,31 +4,20 @@ from __future__ import annotations
 
 import threading
 import uuid
-from typing import Any
 
-from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
-from praxis.core import run as runs
 from praxis.core import segments as core
 from praxis.store.controls import rows as controls
 from praxis.store.controls.emits import OwnerChanged
 from praxis.store.db import statements
 from praxis.store.db.database import Database
-from praxis.store.db.statements import Statement
-from praxis.store.execution import requests
-from praxis.store.execution.tables import run_segments
+from praxis.store.execution.rows import requests
+from praxis.store.execution.rows import segments as segment_rows
 from praxis.store.runtime.emits import RunStarted
 from praxis.store.runtime.records import RunRecord
-from praxis.store.runtime.tables import runs as run_table
 
 OPENED_MAX = 1024  # START segments kept for the StartRun answers still to be written
-_INSERT_SEGMENT = Statement(run_segments.insert())  # built once, raw on SQLite
-_SEGMENTS_OF = Statement(  # every snapshot (GetRun, WatchRun updates) reads them
-    select(run_segments)
-    .where(run_segments.c.run_id == bindparam("run_id"))
-    .order_by(run_segments.c.number)
-)
 
 
 class SegmentStore:
@@ -51,7 +40,7 @@ class SegmentStore:
                              self.incarnation)  # fmt: skip
         assert segment is not None
         run_id = record.state.run_id
-        self._insert(connection, run_id, segment)
+        self._add(connection, run_id, segment)
         Database.after_commit(connection, lambda: self._open(run_id, segment))
 
     def _open(self, run_id: str, segment: core.Segment) -> None:
@@ -70,13 +59,8 @@ class SegmentStore:
 
     def recover(self, now_ms: int) -> int:
         """Starts a RECOVERY segment for every live run; returns how many."""
-        live = [s.value for s in runs.RunStatus if s not in runs.TERMINAL]
         with self.db.write() as connection:
-            rows = connection.execute(
-                select(run_table.c.run_id, run_table.c.work_order_id).where(
-                    run_table.c.status.in_(live)
-                )
-            ).all()
+            rows = segment_rows.live_runs(connection)
             epochs: dict[str, int] = {}
             for row in rows:
                 if row.work_order_id not in epochs:
@@ -91,35 +75,20 @@ class SegmentStore:
         """Starts an OWNER_CHANGE segment for the work order's live runs."""
         connection, work_order_id = event.connection, event.work_order_id
         epoch, now_ms = event.epoch, event.now
-        live = [s.value for s in runs.RunStatus if s not in runs.TERMINAL]
-        run_ids = connection.execute(
-            select(run_table.c.run_id).where(
-                run_table.c.work_order_id == work_order_id, run_table.c.status.in_(live)
-            )
-        ).scalars()
-        for run_id in list(run_ids):
+        for run_id in segment_rows.live_runs_of(connection, work_order_id):
             self._begin(connection, run_id, core.Reason.OWNER_CHANGE, epoch, now_ms)
 
     def _begin(
         self, connection: Connection, run_id: str, reason: core.Reason, epoch: int, now: int
     ) -> None:
-        segment = core.begin(load(connection, run_id), reason, now, epoch, self.incarnation)
+        stored = segment_rows.load(connection, run_id)
+        segment = core.begin(stored, reason, now, epoch, self.incarnation)
         if segment is not None:
-            self._insert(connection, run_id, segment)
+            self._add(connection, run_id, segment)
 
-    def _insert(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
+    def _add(self, connection: Connection, run_id: str, segment: core.Segment) -> None:
         with statements.pipelined(connection):  # one round trip on PostgreSQL
-            _INSERT_SEGMENT.run(
-                connection,
-                {
-                    "run_id": run_id,
-                    "number": segment.number,
-                    "reason": segment.reason.value,
-                    "started_at_ms": segment.started_at_ms,
-                    "ownership_epoch": segment.ownership_epoch,
-                    "incarnation": self.incarnation,
-                },
-            )
+            segment_rows.add(connection, run_id, segment, self.incarnation)
             requests.append(connection, "SEGMENT_STARTED", run_id, segment.started_at_ms,
                               number=segment.number, reason=segment.reason.value,
                               ownership_epoch=segment.ownership_epoch)  # fmt: skip
@@ -127,19 +96,4 @@ class SegmentStore:
     def list(self, run_id: str) -> list[core.Segment]:
         """A run's segments, oldest first."""
         with self.db.read() as connection:
-            return load(connection, run_id)
-
-
-def load(connection: Connection, run_id: str) -> list[core.Segment]:
-    """A run's segments, oldest first."""
-    rows: Any = _SEGMENTS_OF.run(connection, {"run_id": run_id}).all()
-    return [
-        core.Segment(
-            row.number,
-            core.Reason(row.reason),
-            row.started_at_ms,
-            row.ownership_epoch,
-            row.incarnation,
-        )
-        for row in rows
-    ]
+            return segment_rows.load(connection, run_id)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from sqlalchemy import select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import authorization as authz
@@ -26,9 +25,10 @@ from praxis.core.definition import Node
 from praxis.core.records import ApprovalRecord, Principal
 from praxis.core.rejection import Rejection, invalid, not_found, precondition
 from praxis.store.db.database import Rollback
-from praxis.store.execution import authorizations, requests
-from praxis.store.execution.rows import WaitState, WaitView, wait_view
-from praxis.store.execution.tables import waits
+from praxis.store.execution import authorizations
+from praxis.store.execution.rows import requests
+from praxis.store.execution.rows import waits as rows
+from praxis.store.execution.rows.waits import WaitState, WaitView, wait_view
 from praxis.store.registry.emits import HeadChanged
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import RunStarted
@@ -56,20 +56,12 @@ class WaitStore:
     def on_start(self, event: RunStarted) -> None:
         """Writes the wait rows of a new run."""
         record = event.record
-        rows = [
-            {
-                "wait_id": wait_id(record.state.run_id, node_id),
-                "run_id": record.state.run_id,
-                "node_uid": node_id,
-                "payload_json": "",
-                "satisfied_by": "",
-                "satisfied_at_ms": 0,
-            }
+        opened = [
+            (wait_id(record.state.run_id, node_id), node_id)
             for node_id, spec in record.state.definition.nodes.items()
             if spec.wait is not None
         ]
-        if rows:
-            event.connection.execute(waits.insert(), rows)
+        rows.insert_unsatisfied(event.connection, record.state.run_id, opened)
 
     def on_new_head(self, event: HeadChanged) -> None:
         """Writes rows for wait nodes an activated revision adds to its bound run."""
@@ -77,20 +69,14 @@ class WaitStore:
         nodes = head.definition.get("nodes") if isinstance(head.definition, dict) else None
         if not head.bound_run_id or not isinstance(nodes, dict):
             return
-        present = set(
-            connection.execute(
-                select(waits.c.node_uid).where(waits.c.run_id == head.bound_run_id)
-            ).scalars()
-        )
-        rows = [
-            {"wait_id": wait_id(head.bound_run_id, node_id), "run_id": head.bound_run_id,
-             "node_uid": node_id, "payload_json": "", "satisfied_by": "", "satisfied_at_ms": 0}
+        present = rows.node_uids(connection, head.bound_run_id)
+        added = [
+            (wait_id(head.bound_run_id, node_id), node_id)
             for node_id, spec in nodes.items()
             if isinstance(spec, dict) and spec.get("kind", "agent") != "agent"
             and node_id not in present
         ]  # fmt: skip
-        if rows:
-            connection.execute(waits.insert(), rows)
+        rows.insert_unsatisfied(connection, head.bound_run_id, added)
 
     def get(self, principal: Principal, wait: str) -> WaitView | Rejection:
         """One wait."""
@@ -98,7 +84,7 @@ class WaitStore:
         if problem:
             return problem
         with self.runtime.db.read() as connection:
-            row = _row(connection, wait)
+            row = rows.by_id(connection, wait)
             if row is None:
                 missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
                 denied = self.runtime.authorize_run(principal, "run.read", None, wait, missing)
@@ -114,15 +100,12 @@ class WaitStore:
         if isinstance(record, Rejection):
             return record
         with self.runtime.db.read() as connection:
-            rows = {
-                row.node_uid: row
-                for row in connection.execute(select(waits).where(waits.c.run_id == run_id))
-            }
+            stored = {row.node_uid: row for row in rows.of_run(connection, run_id)}
             now = self.clock.now_ms()
             return [
-                wait_view(connection, record, rows[node_id], now)
+                wait_view(connection, record, stored[node_id], now)
                 for node_id in record.state.definition.nodes
-                if node_id in rows
+                if node_id in stored
             ]
 
     def review(
@@ -139,7 +122,7 @@ class WaitStore:
         if isinstance(payload, Rejection):
             return payload
         with self.runtime.db.read() as connection:
-            row = _row(connection, wait)
+            row = rows.by_id(connection, wait)
             record = None if row is None else self.runtime.unit.load(connection, row.run_id)
             missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
             denied = self.runtime.authorize_run(principal, "wait.read", record, wait, missing)
@@ -185,7 +168,7 @@ class WaitStore:
 
         def transaction(connection: Connection, effects: Effects) -> tuple[WaitView, bool]:
             now = self.clock.now_ms()
-            row = _row(connection, wait)
+            row = rows.by_id(connection, wait)
             if row is None:
                 missing = not_found("WAIT_NOT_FOUND", f"no wait {wait!r}")
                 raise Rollback(
@@ -214,7 +197,7 @@ class WaitStore:
             saved = self.runtime.unit.save(connection, record, outcome, effects, command, now)
             _record(connection, principal, row, payload, approval, request_id, now)
             requests.remember(connection, principal.principal_id, "wait", request_id, digest, wait)
-            return wait_view(connection, saved, _row(connection, wait), now), False
+            return wait_view(connection, saved, rows.by_id(connection, wait), now), False
 
         result: tuple[WaitView, bool] | Rejection = self.runtime.unit.transact(transaction)
         return result
@@ -285,14 +268,8 @@ def _record(
             connection, approval[0], approval[1], request_id, principal.principal_id, now
         )
         approved = {"approval_id": approval[0].approval_id, "material_digest": approval[1].digest()}
-    connection.execute(
-        update(waits)
-        .where(waits.c.wait_id == row.wait_id)
-        .values(
-            payload_json=values.canonical_json(payload),
-            satisfied_by=principal.principal_id,
-            satisfied_at_ms=now,
-        )
+    rows.satisfy(
+        connection, row.wait_id, values.canonical_json(payload), principal.principal_id, now
     )
     requests.append(
         connection, "WAIT_SATISFIED", row.run_id, now, wait_id=row.wait_id,
@@ -302,10 +279,6 @@ def _record(
 
 def _not_applicable(message: str) -> Rejection:
     return invalid("APPROVAL_NOT_APPLICABLE", "approval_id", message)
-
-
-def _row(connection: Connection, wait: str) -> Any:
-    return connection.execute(select(waits).where(waits.c.wait_id == wait)).first()
 
 
 def schema_json(spec: Node) -> str:

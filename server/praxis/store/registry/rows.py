@@ -19,7 +19,7 @@ from praxis.core.records import (
 )
 from praxis.core.rejection import Code, Rejection
 from praxis.store.controls.tables import holds, work_orders
-from praxis.store.db import dialect
+from praxis.store.db import portable
 from praxis.store.db.metadata import meta
 from praxis.store.db.statements import Statement
 from praxis.store.registry.tables import (
@@ -515,7 +515,7 @@ def history_rows(connection: Connection, ref: Ref, after: int, limit: int) -> li
         .where(
             registry_events.c.work_order_id == ref.work_order_id,
             registry_events.c.run_id == ref.run_id,
-            dialect.seq_after(registry_events.c.seq, after),
+            portable.seq_after(registry_events.c.seq, after),
         )
         .order_by(registry_events.c.seq)
         .limit(limit)

@@ -245,8 +245,8 @@ class RuntimeContext:
     ) -> None:
         """Locks the ledgers a command reads or charges: the contract, and the starting
         principal when it has a spend cap or when ``spends`` (its spend is charged)."""
-        if not locks.postgres(connection):
-            return
+        if not locks.needed(connection):
+            return  # one writer: nothing to lock
         capped = spends or self.authority.spend_cap(principal_id) is not None
         locks.budget(connection, contract_id, principal_id if capped else "")
 

@@ -12,7 +12,7 @@ from praxis.clock import Clock
 from praxis.core import values
 from praxis.core.records import Principal
 from praxis.core.rejection import Rejection, invalid
-from praxis.store.db import dialect, locks
+from praxis.store.db import locks, portable
 from praxis.store.db.database import Database, Rollback
 from praxis.store.runtime import subscriptions
 from praxis.store.runtime.tables import event_subscribers, run_events
@@ -93,7 +93,7 @@ class EventStore:
         back the events after its own, so a reader never skips one. The flag says a
         writer was in flight: a stream should look again soon even without a wake-up.
         """
-        query = select(run_events).where(dialect.seq_after(run_events.c.seq, after))
+        query = select(run_events).where(portable.seq_after(run_events.c.seq, after))
         if run_id:
             query = query.where(run_events.c.run_id == run_id)
         if subscriber:

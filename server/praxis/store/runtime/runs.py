@@ -29,12 +29,12 @@ from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.registry.emits import HeadChanged
 from praxis.store.runtime import lifecycle, listing, node_pages
-from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.lifecycle import StartRequest
 from praxis.store.runtime.records import Effects, RunRecord
 from praxis.store.runtime.rows import loading
 from praxis.store.runtime.rows import nodes as node_rows
+from praxis.store.runtime.rows import progress as attempt_progress
 from praxis.store.runtime.rows.results import node_value, result_text
 from praxis.store.runtime.tables import run_timers, runs
 

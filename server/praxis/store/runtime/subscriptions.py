@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from praxis.authority.protocol import Authority
 from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection
-from praxis.store.db import dialect
+from praxis.store.db import portable
 from praxis.store.runtime.tables import subscriptions
 
 ANY_ACTION = "subscription.any"
@@ -46,7 +46,7 @@ def claim(
     another principal did and the caller holds no :data:`ANY_ACTION` grant. In the
     caller's transaction (two first uses at once: one makes it, the other sees it)."""
     connection.execute(
-        dialect.insert_missing(connection, subscriptions).values(
+        portable.insert_missing(connection, subscriptions).values(
             subscriber=subscriber, principal_id=principal.principal_id, created_at_ms=now_ms
         )
     )

@@ -250,7 +250,7 @@ RUNTIME_TABLES = (
 # * ``contract_reservations``: one row per running attempt of a run under a contract whose
 #   node declares a maximum cost. The rows of a contract add up, exactly, to what its
 #   running attempts may still spend; dispatch counts them (see
-#   :mod:`praxis.store.runtime.reservations`).
+#   :mod:`praxis.store.runtime.rows.reservations`).
 # * ``principal_reservations``: one row per running attempt whose node declares a maximum
 #   cost, keyed by the principal that started the run (whether or not it has a contract).
 #   The rows of a principal add up to what its running attempts may still spend against

@@ -36,12 +36,12 @@ from praxis.store.db import locks
 from praxis.store.db.database import Database, Ending, Rollback
 from praxis.store.db.statements import Savepoint, Statement
 from praxis.store.runtime import ahead, matching
-from praxis.store.runtime import progress as attempt_progress
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import AttemptSettled, WorkReadied
 from praxis.store.runtime.inputs import gather_input
 from praxis.store.runtime.records import Effects, RunRecord
-from praxis.store.runtime.rows.attempts import load_attempt, lock_attempt_run
+from praxis.store.runtime.rows import progress as attempt_progress
+from praxis.store.runtime.rows.attempts import attempt_to_decide
 from praxis.store.runtime.rows.queues import drop_ready
 from praxis.store.runtime.tables import attempts, ready_nodes
 
@@ -198,8 +198,8 @@ class TaskStore:
             # time its lock is granted (a stale row is dropped): the candidates are read
             # again, without the runs already looked at, so that a claim finding work
             # taken still leases what else is ready instead of leaving it to a later poll.
-            postgres = locks.postgres(connection)
-            limit = claim.max_tasks * 2 + 8 if postgres else claim.max_tasks
+            concurrent = locks.needed(connection)  # other claims may take candidates
+            limit = claim.max_tasks * 2 + 8 if concurrent else claim.max_tasks
             tasks: list[TaskView] = []
             cache: dict[tuple[str, str], values.JsonValue] = {}
             seen: set[str] = set()
@@ -217,7 +217,7 @@ class TaskStore:
                     self.models.note(connection, claim.models, now)
                 wanted = claim.max_tasks - len(tasks)
                 locked: dict[str, Any] = {}  # PostgreSQL: the runs rows read by their lock
-                if postgres:
+                if concurrent:
                     by_run = self._lock_candidates(connection, by_run, wanted, locked)
                 if not by_run:
                     break  # every candidate's run is held by another claim
@@ -483,20 +483,8 @@ class TaskStore:
         may act on it. Raises Rollback with the refusal. ``earlier``: the runs earlier
         commands of a batch decided (deciding ahead); ``None`` when this command must
         decide inside the turn instead."""
-        # PostgreSQL: the run's row, locked and as of the lock (SQLite: one writer).
-        if self.db.postgres:  # the attempt read under the lock
-            row, attempt = lock_attempt_run(connection, attempt_id)
-        else:
-            row, attempt = None, load_attempt(connection, attempt_id)
-        if (
-            attempt is not None
-            and self.db.postgres
-            and (row is None or attempt.run_id != row.run_id)
-        ):
-            # Committed after the lock's statement read attempts (no claim returns
-            # an attempt id before its commit; a guessed one could): lock, read again.
-            locks.run(connection, attempt.run_id)
-            attempt, row = load_attempt(connection, attempt_id), None
+        # The run's row as of its lock where writers run side by side (else None).
+        row, attempt = attempt_to_decide(connection, attempt_id)
         if attempt is None:
             raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
         if attempt.principal_id and attempt.principal_id != principal.principal_id:
@@ -687,7 +675,7 @@ class TaskStore:
         """The run of each attempt ("" where unknown), read on PostgreSQL only, where it
         lets one transaction settle a run's several attempts (a fan-out's items) with one
         COMMIT; SQLite commits the whole batch at once anyway."""
-        if not self.db.postgres or len(attempt_ids) < 2:
+        if self.db.single_writer or len(attempt_ids) < 2:
             return [""] * len(attempt_ids)
         with self.db.read() as connection:
             rows = _RUNS_OF.run(connection, {"ids": sorted(set(attempt_ids))}).all()

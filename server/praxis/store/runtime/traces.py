@@ -33,7 +33,7 @@ from praxis.observability.tracing import (
     derived_span_id,
     format_traceparent,
 )
-from praxis.store.db import dialect
+from praxis.store.db import portable
 from praxis.store.db.database import Database
 from praxis.store.runtime.tables import attempts, run_trace_spans, run_traces
 
@@ -197,7 +197,7 @@ class RunTraces:
                 | {"started_at_ms": at}
                 for uid, at in live.items()
             ]
-            connection.execute(dialect.insert_missing(connection, run_trace_spans), rows)
+            connection.execute(portable.insert_missing(connection, run_trace_spans), rows)
         if spans:
             Database.after_commit(connection, functools.partial(self._export, spans))
 

@@ -63,7 +63,7 @@ def register(
     if not wanted:
         return None  # configured models need no registration: nothing to read
     current = live(connection, now_ms)
-    if locks.postgres(connection) and _writes(wanted, current, now_ms):
+    if locks.needed(connection) and _writes(wanted, current, now_ms):
         locks.key(connection, "models")  # concurrent claims: one writes, the rest see it
         current = live(connection, now_ms)
     new = [m for m in wanted if m not in current]
@@ -82,7 +82,7 @@ def note(connection: Connection, models: list[str], now_ms: int) -> dict[str, in
     """Registers or renews configured ``models`` a worker claims (no cap: the config
     bounds them); returns the registrations now live."""
     current = live(connection, now_ms)
-    if locks.postgres(connection) and _writes(models, current, now_ms):
+    if locks.needed(connection) and _writes(models, current, now_ms):
         locks.key(connection, "models")  # concurrent claims: one writes, the rest see it
         current = live(connection, now_ms)
     return _write(connection, models, current, now_ms)

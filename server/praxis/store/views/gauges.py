@@ -13,10 +13,9 @@ by why they wait, so ``praxis_tasks_ready`` with no claims means an idle worker 
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, case, func, select, text
+from sqlalchemy import bindparam, case, func, select
 
 from praxis.core.records import Control
 from praxis.store.controls.tables import holds, work_orders
@@ -101,24 +100,5 @@ def read(db: Database, now_ms: int) -> StoredState:
         by_status = {str(status): int(count) for status, count in connection.execute(_RUNS)}
         by_kind = {str(kind): int(count) for kind, count in connection.execute(_HOLDS)}
         outbox = {str(state): int(count) for state, count in connection.execute(_DELIVERIES)}
-        size: int | None = None
-        if connection.dialect.name == "postgresql":
-            size = int(connection.execute(text("SELECT pg_database_size(current_database())"))
-                       .scalar() or 0)  # fmt: skip
-    if size is None:
-        size = _sqlite_bytes(db)
+        size = files.database_bytes(connection, db.url)
     return StoredState(ready, deferred, leases, by_status, by_kind, size, outbox)
-
-
-def _sqlite_bytes(db: Database) -> int | None:
-    """The SQLite file's size plus its WAL (what the disk holds), or None."""
-    path = files.sqlite_path(db.url)
-    if path is None:
-        return None
-    total = 0
-    for name in (str(path), f"{path}-wal"):
-        try:
-            total += os.stat(name).st_size
-        except OSError:
-            continue
-    return total

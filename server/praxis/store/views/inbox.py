@@ -37,13 +37,8 @@ from praxis.core.rejection import Rejection, invalid
 from praxis.store.controls import records, tree
 from praxis.store.controls import rows as controls
 from praxis.store.db.database import Database
-from praxis.store.execution.rows import (
-    ReconciliationView,
-    WaitState,
-    WaitView,
-    reconciliation_view,
-    wait_view,
-)
+from praxis.store.execution.rows.reconciliations import ReconciliationView, reconciliation_view
+from praxis.store.execution.rows.waits import WaitState, WaitView, wait_view
 from praxis.store.execution.tables import reconciliations, waits
 from praxis.store.registry.rows import proposal_of
 from praxis.store.registry.tables import proposals

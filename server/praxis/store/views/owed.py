@@ -25,7 +25,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
 from praxis.core import handoff
-from praxis.store.execution.rows import handoff_of
+from praxis.store.execution.rows.handoffs import handoff_of
 from praxis.store.execution.tables import assessments_due, handoffs
 from praxis.store.registry.rows import ApprovalView, approval_view
 from praxis.store.registry.tables import approvals, consumed_proofs

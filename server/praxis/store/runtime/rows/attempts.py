@@ -11,7 +11,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
-from praxis.store.db import statements
+from praxis.store.db import locks, statements
 from praxis.store.db.statements import Statement
 from praxis.store.runtime.tables import attempts, runs
 
@@ -61,6 +61,24 @@ def lock_attempt_run(connection: Connection, attempt_id: str) -> tuple[Any, core
         locked = _LOCK_ATTEMPT_RUN.run(connection, {"aid": attempt_id}, later=True)
         loaded = _LOAD_ATTEMPT.run(connection, {"aid": attempt_id}, later=True)
     return locked.first(), _attempt_of(loaded.first())
+
+
+def attempt_to_decide(connection: Connection, attempt_id: str) -> tuple[Any, core.Attempt | None]:
+    """The attempt a command (heartbeat, settlement) decides on, and its run's ``runs``
+    row as of the run's lock, or ``None`` for the row when the run is to be loaded.
+
+    PostgreSQL: the run is locked and the attempt read under the lock
+    (:func:`lock_attempt_run`); an attempt committed after the lock's statement read
+    ``attempts`` (no claim returns an attempt id before its commit; a guessed one could)
+    has its run locked and is read again. SQLite: the attempt alone (its one writer
+    holds every run)."""
+    if connection.dialect.name != "postgresql":
+        return None, load_attempt(connection, attempt_id)
+    row, attempt = lock_attempt_run(connection, attempt_id)
+    if attempt is not None and (row is None or attempt.run_id != row.run_id):
+        locks.run(connection, attempt.run_id)
+        return None, load_attempt(connection, attempt_id)
+    return row, attempt
 
 
 def upsert(connection: Connection, attempt: core.Attempt) -> None:

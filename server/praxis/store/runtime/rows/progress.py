@@ -11,42 +11,26 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from sqlalchemy import bindparam, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 
 from praxis.core import progress
 from praxis.core import run as core
-from praxis.store.db.statements import Statement
+from praxis.store.db import portable
 from praxis.store.runtime.tables import attempt_progress
 
 READ_CHUNK = 500
 """Attempt ids per read (an ``IN`` list), well under every driver's parameter limit."""
 
 
-_SQLITE = sqlite_insert(attempt_progress)
-_PG = pg_insert(attempt_progress)
 _NEWEST = ("text", "data_json", "reported_at_ms")
-_UPSERT = {
-    "sqlite": Statement(
-        _SQLITE.on_conflict_do_update(
-            index_elements=[attempt_progress.c.attempt_id],
-            set_={
-                **{name: getattr(_SQLITE.excluded, name) for name in _NEWEST},
-                "reports": attempt_progress.c.reports + 1,
-            },
-        )
-    ),
-    "postgresql": Statement(
-        _PG.on_conflict_do_update(
-            index_elements=[attempt_progress.c.attempt_id],
-            set_={
-                **{name: getattr(_PG.excluded, name) for name in _NEWEST},
-                "reports": attempt_progress.c.reports + 1,
-            },
-        )
-    ),
-}
+_UPSERT = portable.Upsert(
+    attempt_progress,
+    [attempt_progress.c.attempt_id],
+    lambda excluded: {
+        **{name: getattr(excluded, name) for name in _NEWEST},
+        "reports": attempt_progress.c.reports + 1,
+    },
+)
 _READ = select(attempt_progress).where(
     attempt_progress.c.attempt_id.in_(bindparam("ids", expanding=True))
 )
@@ -56,7 +40,7 @@ def record(
     connection: Connection, attempt: core.Attempt, report: progress.Report, now: int
 ) -> None:
     """Keeps ``report`` as the attempt's latest (one statement)."""
-    _UPSERT[connection.dialect.name].run(
+    _UPSERT.run(
         connection,
         {
             "attempt_id": attempt.attempt_id,

@@ -1,25 +1,21 @@
-"""Rows of the execution model as callers see them: waits, reconciliations, handoffs.
-
-The execution stores answer with these, and the read models of other slices (the
-inbox, :mod:`praxis.store.views`) read through them without holding those stores.
-"""
+"""Waits' SQL, and a wait as a caller sees it (:class:`WaitView`)."""
 
 from __future__ import annotations
 
 import enum
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import authorization as authz
-from praxis.core import effects, handoff
 from praxis.core import run as core
 from praxis.core.definition import Node
-from praxis.core.records import Ref
-from praxis.store.execution import authorizations
+from praxis.store.execution.rows import authorizations
+from praxis.store.execution.tables import waits
 from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.tables import run_events
 
@@ -133,76 +129,42 @@ def _state(node: core.NodeRun | None, satisfied: bool, defaults: bool, now: int)
     return WaitState.CANCELLED
 
 
-# --- reconciliations ----------------------------------------------------------------
+def insert_unsatisfied(
+    connection: Connection, run_id: str, opened: Iterable[tuple[str, str]]
+) -> None:
+    """Adds a row, not satisfied, for each ``(wait_id, node_uid)`` of a run."""
+    rows = [
+        {"wait_id": wait, "run_id": run_id, "node_uid": node_uid, "payload_json": "",
+         "satisfied_by": "", "satisfied_at_ms": 0}
+        for wait, node_uid in opened
+    ]  # fmt: skip
+    if rows:
+        connection.execute(waits.insert(), rows)
 
 
-@dataclass(frozen=True)
-class ReconciliationView:
-    """One stored reconciliation."""
-
-    attempt_id: str
-    run_id: str
-    node_uid: str
-    completed: bool
-    state: effects.ReconciliationState
-    decision: str
-    evidence_json: str
-    approval_id: str
-    decided_by: str
-    opened_at_ms: int
-    decided_at_ms: int
-    error: str
-    result_json: str
-
-    operation: int = 0
-    """The node's operation generation (``NodeRun.operation``) while the reconciliation
-    is pending; a decided one of an earlier generation shows the node's current one."""
-
-    @property
-    def operation_id(self) -> str:
-        """The operation id, shared by every attempt of the node's operation."""
-        return core.operation_id(self.run_id, self.node_uid, self.operation)
-
-
-def reconciliation_view(r: Any) -> ReconciliationView:
-    """The reconciliation of a ``reconciliations`` row."""
-    return ReconciliationView(
-        attempt_id=r.attempt_id,
-        run_id=r.run_id,
-        node_uid=r.node_uid,
-        completed=bool(r.completed),
-        state=effects.ReconciliationState(r.state),
-        decision=r.decision,
-        evidence_json=r.evidence_json,
-        approval_id=r.approval_id,
-        decided_by=r.decided_by,
-        opened_at_ms=r.opened_at_ms,
-        decided_at_ms=r.decided_at_ms,
-        error=r.error,
-        result_json=r.result_json,
+def node_uids(connection: Connection, run_id: str) -> set[str]:
+    """The nodes of a run that have a wait row."""
+    return set(
+        connection.execute(select(waits.c.node_uid).where(waits.c.run_id == run_id)).scalars()
     )
 
 
-# --- handoffs -----------------------------------------------------------------------
+def by_id(connection: Connection, wait_id: str) -> Any:
+    """The wait row of this id, or ``None``."""
+    return connection.execute(select(waits).where(waits.c.wait_id == wait_id)).first()
 
 
-def handoff_of(row: Any) -> handoff.Handoff:
-    """The handoff of a ``handoffs`` row."""
-    return handoff.Handoff(
-        delivery_id=row.delivery_id,
-        run_id=row.run_id,
-        node_uid=row.node_uid,
-        from_principal_id=row.from_principal_id,
-        to_principal_id=row.to_principal_id,
-        outputs_digest=row.outputs_digest,
-        note=row.note,
-        state=handoff.State(row.state),
-        created_at_ms=row.created_at_ms,
-        acknowledged_at_ms=row.acknowledged_at_ms,
-        work=None if row.revision < 0 else _work_of_row(row),
+def of_run(connection: Connection, run_id: str) -> Sequence[Any]:
+    """The wait rows of a run."""
+    return connection.execute(select(waits).where(waits.c.run_id == run_id)).all()
+
+
+def satisfy(
+    connection: Connection, wait_id: str, payload_json: str, satisfied_by: str, now: int
+) -> None:
+    """Records a wait's satisfaction."""
+    connection.execute(
+        update(waits)
+        .where(waits.c.wait_id == wait_id)
+        .values(payload_json=payload_json, satisfied_by=satisfied_by, satisfied_at_ms=now)
     )
-
-
-def _work_of_row(row: Any) -> handoff.Work:
-    ref = Ref(row.ref_work_order_id, row.ref_run_id) if row.ref_run_id else None
-    return handoff.Work(ref, row.revision, row.definition_digest)
