@@ -57,7 +57,6 @@ SQL_NOT_YET_IN_ROWS = {
     "controls/budgets.py",  # work-order reservations (w42), landed beside this rule
     "controls/tree.py",
     "runtime/lifecycle.py",
-    "runtime/runs.py",
     "runtime/tasks.py",
     "views/gauges.py",
     "views/inbox.py",

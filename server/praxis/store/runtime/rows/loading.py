@@ -156,3 +156,21 @@ def _chunks(items: Iterable[str]) -> Iterable[list[str]]:
             batch = []
     if batch:
         yield batch
+
+
+def run_row(connection: Connection, run_id: str) -> Any:
+    """The run's ``runs`` row (None for no such run)."""
+    return connection.execute(select(runs).where(runs.c.run_id == run_id)).first()
+
+
+def live_run_ids(connection: Connection, work_order_id: str, live: list[str]) -> list[str]:
+    """The ids of the work order's runs in one of the states ``live``."""
+    return list(
+        connection.execute(
+            select(runs.c.run_id).where(
+                runs.c.work_order_id == work_order_id, runs.c.status.in_(live)
+            )
+        )
+        .scalars()
+        .all()
+    )

@@ -3,7 +3,9 @@ with a run's snapshot on every save."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, delete
+from typing import Any
+
+from sqlalchemy import Row, bindparam, delete, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 
@@ -105,3 +107,24 @@ def sync(
 def _uid_order(uid: str) -> tuple[str, int]:
     node_id, _, item = uid.partition("#")
     return node_id, int(item) if item else -1
+
+
+_DUE_TIMERS = Statement(  # every sweep asks
+    select(run_timers.c.run_id)
+    .where(run_timers.c.due_ms <= bindparam("now"))
+    .order_by(run_timers.c.due_ms)
+    .limit(bindparam("limit"))
+)
+
+
+def due_timers(connection: Connection, now: int, limit: int) -> list[Row[Any]]:
+    """Up to ``limit`` timers due at ``now`` (their ``run_id``), the oldest first."""
+    return list(_DUE_TIMERS.run(connection, {"now": now, "limit": limit}).all())
+
+
+def any_due(connection: Connection, now: int) -> bool:
+    """Whether some timer is due at ``now``."""
+    due = connection.execute(
+        select(run_timers.c.run_id).where(run_timers.c.due_ms <= now).limit(1)
+    ).first()
+    return due is not None
