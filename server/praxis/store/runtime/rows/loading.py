@@ -174,3 +174,18 @@ def live_run_ids(connection: Connection, work_order_id: str, live: list[str]) ->
         .scalars()
         .all()
     )
+
+
+_EXISTING = Statement(
+    select(runs.c.run_id, runs.c.request_digest).where(
+        runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
+    )
+)
+
+
+def existing(
+    connection: Connection, principal_id: str, request_id: str, later: bool = False
+) -> Any:
+    """The run (``run_id``, ``request_digest``) a principal's request_id started: rows
+    like ``Connection.execute``'s; ``later`` as :meth:`Statement.run`'s (pipelined)."""
+    return _EXISTING.run(connection, {"pid": principal_id, "rid": request_id}, later=later)
