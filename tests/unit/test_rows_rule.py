@@ -56,7 +56,6 @@ run once against the schema of their time and must not follow today's rows)."""
 SQL_NOT_YET_IN_ROWS = {
     "controls/budgets.py",  # work-order reservations (w42), landed beside this rule
     "controls/tree.py",
-    "runtime/tasks.py",
     "views/gauges.py",
     "views/inbox.py",
     "views/owed.py",
