@@ -65,10 +65,7 @@ SQL_NOT_YET_IN_ROWS = {
     "runtime/tasks.py",
     "runtime/traces.py",
     "runtime/worker_models.py",
-    "views/gauges.py",
     "views/inbox.py",
-    "views/owed.py",
-    "views/stuck.py",
 }
 """Modules of store/ (relative to it) that still build or run SQL outside a rows module:
 the debt issue 41 leaves; ``execution/`` and ``principals/`` have none left."""
