@@ -54,8 +54,6 @@ every ``tables.py`` (table definitions) and ``upgrades.py`` (a migration's own s
 run once against the schema of their time and must not follow today's rows)."""
 
 SQL_NOT_YET_IN_ROWS = {
-    "controls/budgets.py",  # work-order reservations (w42), landed beside this rule
-    "controls/tree.py",
     "runtime/events.py",
     "runtime/lifecycle.py",
     "runtime/listing.py",

@@ -8,7 +8,7 @@ holds, stuck runs (:mod:`praxis.store.views.stuck`: a ready node unclaimed past
 :data:`~praxis.store.views.stuck.STUCK_AFTER_MS`), and (:mod:`praxis.store.views.owed`)
 the verification and acceptance owed by completed runs under a contract, handoffs
 awaiting acknowledgement and unconsumed approvals about to expire; and child work orders
-an agent proposed (:func:`praxis.store.controls.tree.oldest_pending`). At most
+an agent proposed (:func:`praxis.store.controls.rows.tree.oldest_pending`). At most
 :data:`MAX_SCAN` records of each kind, the oldest, are considered per call (for stuck
 runs, the oldest ready nodes); proposal and reconciliation counts are exact database
 counts, the others count the items found.
@@ -34,8 +34,9 @@ from praxis.core import handoff, registry, values
 from praxis.core import run as core
 from praxis.core.records import Hold, Principal, Ref
 from praxis.core.rejection import Rejection, invalid
-from praxis.store.controls import records, tree
+from praxis.store.controls import records
 from praxis.store.controls import rows as controls
+from praxis.store.controls.rows import tree
 from praxis.store.db.database import Database
 from praxis.store.execution.rows.reconciliations import ReconciliationView, reconciliation_view
 from praxis.store.execution.rows.waits import WaitState, WaitView, wait_view
