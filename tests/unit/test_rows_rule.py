@@ -63,7 +63,6 @@ SQL_NOT_YET_IN_ROWS = {
     "runtime/tasks.py",
     "runtime/traces.py",
     "runtime/worker_models.py",
-    "views/inbox.py",
 }
 """Modules of store/ (relative to it) that still build or run SQL outside a rows module:
 the debt issue 41 leaves; ``execution/`` and ``principals/`` have none left."""
