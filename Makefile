@@ -75,7 +75,9 @@ test-python-serial: setup
 	$(PYTEST) -q -p no:xdist -m serial
 
 ## test-fast: tests/unit and the SQLite half of tests/store (-m "not postgres") over the
-## cores; under 30 s of wall time on an idle 2-core machine (29 s, 43 s of CPU, 663 tests)
+## cores; under 30 s of wall time on an idle 2-core machine (29 s with 43 s of CPU and 663
+## tests at 96c84bd; 700 tests in 38-40 s of CPU since the one-query schema check: 29-31 s
+## of wall time measured beside other work, load 2-3)
 test-fast: setup
 	$(PYTEST) -q -n $(PYTEST_WORKERS) --dist loadgroup -m "not postgres" tests/unit tests/store
 
@@ -90,7 +92,9 @@ package-go-ts:
 	./scripts/check_go_module.sh
 	./scripts/check_ts_package.sh
 
-## conformance: every language's runner against one test-clock server; parity matrix
+## conformance: one lane per language at the same time, each building its runner and
+## running the vectors and the worker scenarios against test-clock servers of its own;
+## then the parity matrices (scripts/conformance.sh; CONFORMANCE_LANGUAGES picks some)
 conformance: setup tools
 	./scripts/conformance.sh
 
@@ -102,10 +106,11 @@ package-python: setup
 ## ci: everything CI checks (the README's test command). The generated code first (it
 ## rewrites the clients' gen/ folders). Then at the same time (make -j, each target's
 ## output printed whole when it ends): lint, breaking, package-python and the clients'
-## lanes followed by conformance (its runners build in the clients' build folders). Then
-## the Python suite: its parallel pass over the cores, then its serial pass alone. The
-## Python suite does not share the cores with the clients' builds: its in-process servers
-## starved for CPU beside a Rust build and a Java build, and calls timed out.
+## lanes followed by conformance (its runners build in the clients' build folders; then
+## its five languages run side by side, a test-clock server each). Then the Python suite:
+## its parallel pass over the cores, then its serial pass alone. The Python suite does not
+## share the cores with the clients' builds: its in-process servers starved for CPU beside
+## a Rust build and a Java build, and calls timed out.
 ci: checkgenerate
 	$(MAKE) --no-print-directory -j4 --output-sync=target \
 		lint breaking package-python ci-clients

@@ -17,6 +17,8 @@ Usage::
     .venv/bin/python conformance/workers/driver.py --languages python,go
     .venv/bin/python conformance/workers/driver.py --root /work/wt/other --languages go
     .venv/bin/python conformance/workers/driver.py --scenarios echo,drain -v
+    .venv/bin/python conformance/workers/driver.py --languages go --no-matrix  # a lane of
+    .venv/bin/python conformance/workers/driver.py --matrix-only  # scripts/conformance.sh
 
 Exits non-zero when any scenario fails or a requested language has no run.sh.
 """
@@ -821,7 +823,9 @@ def run_scenario(ctx: Context, name: str) -> Outcome:
             ctx.server.start()  # a scenario that broke the server must not break the next
 
 
-def write_results(results: Path, language: str, outcomes: list[Outcome]) -> None:
+def write_results(
+    results: Path, language: str, outcomes: list[Outcome], *, matrix: bool = True
+) -> None:
     runs = results / "runs"
     runs.mkdir(parents=True, exist_ok=True)
     with (runs / f"workers-{language}.jsonl").open("w", encoding="utf-8") as out:
@@ -833,7 +837,8 @@ def write_results(results: Path, language: str, outcomes: list[Outcome]) -> None
                 "detail": outcome.detail.splitlines()[0] if outcome.detail else "",
             }
             out.write(json.dumps(record) + "\n")
-    write_matrix(results)
+    if matrix:
+        write_matrix(results)
 
 
 def write_matrix(results: Path) -> None:
@@ -894,9 +899,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", type=Path, help="default: ROOT/conformance/results")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     parser.add_argument("-v", "--verbose", action="store_true", help="print failure details")
+    matrix = parser.add_mutually_exclusive_group()
+    matrix.add_argument(
+        "--no-matrix", action="store_true", help="write runs/workers-<lang>.jsonl, not the matrix"
+    )
+    matrix.add_argument(
+        "--matrix-only", action="store_true", help="only write the matrix from runs/workers-*"
+    )
     args = parser.parse_args(argv)
     root = args.root.resolve()
     results = (args.results or root / "conformance" / "results").resolve()
+    if args.matrix_only:
+        write_matrix(results)
+        return 0
     status = 0
     if args.languages:
         languages = [x.strip() for x in args.languages.split(",") if x.strip()]
@@ -937,7 +952,7 @@ def main(argv: list[str] | None = None) -> int:
                 if failed:
                     status = 1
                 if set(names) == set(SCENARIOS):  # partial runs do not overwrite the matrix
-                    write_results(results, language, outcomes)
+                    write_results(results, language, outcomes, matrix=not args.no_matrix)
     finally:
         if args.keep:
             print(f"work directory kept: {work}", flush=True)

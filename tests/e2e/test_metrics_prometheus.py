@@ -27,8 +27,9 @@ from tests.support.server_process import ServerProcess, free_port, track, write_
 PROMETHEUS = Path("/usr/bin/prometheus")
 ONE_NODE = definition("a", a=node())
 RUNS = "aiws.engine.v1.RunService"
-# Prometheus scraping two server processes under load: the machine to itself (make test-python).
-pytestmark = pytest.mark.serial
+# Two server processes under load, scraped (by Prometheus too): the machine to itself
+# (make test-python). The usage errors start no server and share the machine.
+UNDER_LOAD = pytest.mark.serial
 
 
 def _metadata(principal_id: str) -> list[tuple[str, str]]:
@@ -161,6 +162,7 @@ def _get_runs(address: str, run_ids: list[str], calls: int) -> None:
                 )
 
 
+@UNDER_LOAD
 def test_one_scrape_shows_every_process(two_processes: tuple[ServerProcess, int]) -> None:
     server, metrics_port = two_processes
     held = _workload(server.address, runs=5, calls=40)
@@ -251,6 +253,7 @@ def prometheus(
         log.close()
 
 
+@UNDER_LOAD
 def test_prometheus_sees_the_request_rate_queue_depth_and_leases(
     two_processes: tuple[ServerProcess, int], prometheus: int
 ) -> None:
@@ -271,6 +274,7 @@ def test_prometheus_sees_the_request_rate_queue_depth_and_leases(
     assert claimed == 2
 
 
+@UNDER_LOAD
 def test_the_processes_of_several_decide_settlements_ahead_of_the_writers_turn(
     two_processes: tuple[ServerProcess, int],
 ) -> None:
@@ -286,6 +290,7 @@ def test_the_processes_of_several_decide_settlements_ahead_of_the_writers_turn(
     assert ("praxis_decisions_ahead_total", (("outcome", "stale"),)) not in samples
 
 
+@UNDER_LOAD
 def test_a_fan_outs_items_settled_from_both_processes_at_once_lose_nothing(
     two_processes: tuple[ServerProcess, int],
 ) -> None:

@@ -222,3 +222,23 @@ def lock_for_write(connection: Connection, scoped: bool = False, deferred: bool 
     travels with the transaction's first statement (:func:`locks.take_global`).
     """
     locks.take_global(connection, scoped, deferred)
+
+
+# Every table's column names in one catalog query: the schema check of every start reads
+# them (a reflection query per table took most of a server's start-up on PostgreSQL).
+_COLUMNS = {
+    "sqlite": "SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p"
+    " WHERE m.type = 'table'",
+    "postgresql": "SELECT c.relname, a.attname FROM pg_catalog.pg_attribute AS a"
+    " JOIN pg_catalog.pg_class AS c ON c.oid = a.attrelid"
+    " WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'p')"
+    " AND a.attnum > 0 AND NOT a.attisdropped",
+}
+
+
+def table_columns(connection: Connection) -> dict[str, set[str]]:
+    """The column names of every table of the database's (default) schema, by table."""
+    found: dict[str, set[str]] = {}
+    for table, column in connection.exec_driver_sql(_COLUMNS[connection.dialect.name]):
+        found.setdefault(table, set()).add(column)
+    return found

@@ -22,7 +22,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.schema import CreateColumn
 
 from praxis.store.db import locks
-from praxis.store.db.dialect import WRITE_OPTION
+from praxis.store.db.dialect import WRITE_OPTION, table_columns
 from praxis.store.db.metadata import schema_migrations
 
 
@@ -106,6 +106,7 @@ def check(engine: Engine, known: Sequence[Migration]) -> list[int]:
                 select(schema_migrations.c.version).order_by(schema_migrations.c.version)
             )
         ]
+        found_of = table_columns(connection)  # every table's columns in one catalog query
     versions = [migration.version for migration in known]
     if applied and applied[-1] > versions[-1]:
         raise SchemaError(
@@ -133,7 +134,7 @@ def check(engine: Engine, known: Sequence[Migration]) -> list[int]:
     for table, columns in expected.items():
         if table not in present:
             raise SchemaError(f"table {table!r} is missing: the schema is incomplete")
-        found = {column["name"] for column in inspector.get_columns(table)}
+        found = found_of.get(table, set())
         if not columns <= found:
             raise SchemaError(
                 f"table {table!r} lacks columns {sorted(columns - found)}: the schema is incomplete"
