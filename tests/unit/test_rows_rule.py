@@ -54,8 +54,6 @@ every ``tables.py`` (table definitions) and ``upgrades.py`` (a migration's own s
 run once against the schema of their time and must not follow today's rows)."""
 
 SQL_NOT_YET_IN_ROWS = {
-    "controls/budgets.py",  # work-order reservations (w42), landed beside this rule
-    "controls/tree.py",
     "runtime/events.py",
     "runtime/lifecycle.py",
     "runtime/listing.py",
@@ -65,10 +63,6 @@ SQL_NOT_YET_IN_ROWS = {
     "runtime/tasks.py",
     "runtime/traces.py",
     "runtime/worker_models.py",
-    "views/gauges.py",
-    "views/inbox.py",
-    "views/owed.py",
-    "views/stuck.py",
 }
 """Modules of store/ (relative to it) that still build or run SQL outside a rows module:
 the debt issue 41 leaves; ``execution/`` and ``principals/`` have none left."""
