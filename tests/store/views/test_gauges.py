@@ -8,7 +8,7 @@ from sqlalchemy.sql import ClauseElement
 
 from praxis.store.db.database import Database
 from praxis.store.schema import MIGRATIONS
-from praxis.store.views import gauges
+from praxis.store.views.rows import gauges
 
 
 def plan(db: Database, query: ClauseElement, **params: object) -> str:

@@ -4,7 +4,7 @@ A running attempt whose node declares a maximum cost holds one ``work_order_rese
 row per work order with a budget on its run's path (its run's work order and each
 ancestor): written in the transaction that dispatches it, deleted in the one that ends
 it (completion, failure, lease expiry, timeout, stop or cancellation), where the
-attempt's reported cost is charged instead (:func:`praxis.store.controls.tree.charge`).
+attempt's reported cost is charged instead (:func:`praxis.store.controls.rows.tree.charge`).
 Dispatch counts the rows of every budgeted work order on the path as spent
 (:func:`remaining`), so concurrent runs in one budgeted work order, or in several
 children of a budgeted parent, cannot together spend beyond it. On PostgreSQL a dispatch
@@ -18,29 +18,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
-from sqlalchemy import bindparam, delete, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import money
 from praxis.core import work_orders as core
-from praxis.store.controls import tree
-from praxis.store.controls.tables import work_order_reservations as _table
-from praxis.store.db.statements import Statement
+from praxis.store.controls.rows import reservations, tree
 
 KEY_PREFIX = "work_order:"
 """The ledger key of a work order's budget (``locks.budget_key``)."""
-
-_RELEASE = Statement(
-    delete(_table).where(_table.c.attempt_id.in_(bindparam("aids", expanding=True)))
-)
-_TOTAL = Statement(
-    select(_table.c.amount_microcredits).where(_table.c.work_order_id == bindparam("wid"))
-)
-_ELSEWHERE = Statement(
-    select(_table.c.amount_microcredits).where(
-        _table.c.work_order_id == bindparam("wid"), _table.c.run_id != bindparam("rid")
-    )
-)
 
 
 def budgeted_path(connection: Connection, work_order_id: str) -> tuple[str, ...]:
@@ -62,8 +47,8 @@ def reserve(
         rows: ``attempt_id``, ``run_id``, ``amount_microcredits``, ``reserved_at_ms``.
     """
     if work_order_ids and rows:
-        connection.execute(
-            _table.insert(), [{**row, "work_order_id": w} for row in rows for w in work_order_ids]
+        reservations.insert(
+            connection, [{**row, "work_order_id": w} for row in rows for w in work_order_ids]
         )
 
 
@@ -71,17 +56,13 @@ def release(connection: Connection, attempt_ids: Iterable[str]) -> None:
     """Lets go of what the ended attempts held, in every work order."""
     wanted = list(attempt_ids)
     if wanted:
-        _RELEASE.run(connection, {"aids": wanted})
+        reservations.delete_of(connection, wanted)
 
 
 def reserved(connection: Connection, work_order_id: str, run_id: str = "") -> Decimal:
     """What running attempts hold against ``work_order_id``'s budget, exactly; without
     ``run_id``'s own when given."""
-    if run_id:
-        found = _ELSEWHERE.run(connection, {"wid": work_order_id, "rid": run_id}).scalars()
-    else:
-        found = _TOTAL.run(connection, {"wid": work_order_id}).scalars()
-    return money.total(list(found))
+    return money.total(reservations.amounts(connection, work_order_id, run_id))
 
 
 def remaining(connection: Connection, work_order_id: str, run_id: str = "") -> Decimal | None:

@@ -17,9 +17,9 @@ from praxis.core import values
 from praxis.core import work_orders as core
 from praxis.core.records import Control, Principal, PrincipalKind
 from praxis.core.rejection import Code, Rejection, invalid, not_found, precondition
-from praxis.store.controls import tree
 from praxis.store.controls.emits import WorkOrderRecorded
 from praxis.store.controls.records import Record, record_of
+from praxis.store.controls.rows import tree
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.reactions import Reactions

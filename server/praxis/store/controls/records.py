@@ -10,7 +10,8 @@ from sqlalchemy.engine import Connection
 
 from praxis.core import money
 from praxis.core import work_orders as core
-from praxis.store.controls import budgets, tree
+from praxis.store.controls import budgets
+from praxis.store.controls.rows import tree
 
 CHILDREN_SHOWN = 100
 """GetWorkOrderRecord answers at most this many children."""

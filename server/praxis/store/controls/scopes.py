@@ -29,7 +29,7 @@ from praxis.authority.protocol import Authority
 from praxis.core import work_orders as core
 from praxis.core.records import ActorEvidence, ApprovalEvidence, ApprovalRecord, Principal
 from praxis.core.rejection import Code, Rejection
-from praxis.store.controls import tree
+from praxis.store.controls.rows import tree
 from praxis.store.db.database import Database
 
 CACHED = 4096

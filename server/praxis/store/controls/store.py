@@ -13,13 +13,13 @@ from praxis.core import values
 from praxis.core.records import Control, Hold, HoldKind, Principal, WorkOrder
 from praxis.core.rejection import Code, Rejection, invalid, precondition
 from praxis.store.controls import rows as controls
-from praxis.store.controls import tree
 from praxis.store.controls.emits import (
     ControlChanged,
     HoldsChanged,
     OwnerChanged,
     WorkOrderCancelled,
 )
+from praxis.store.controls.rows import tree
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.reactions import Reactions
 

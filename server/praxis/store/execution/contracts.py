@@ -25,7 +25,8 @@ from praxis.core import contract as core
 from praxis.core import money, values
 from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection, not_found
-from praxis.store.controls import budgets, tree
+from praxis.store.controls import budgets
+from praxis.store.controls.rows import tree
 from praxis.store.db import paging
 from praxis.store.db.database import Database, Rollback
 from praxis.store.execution.rows import contracts as rows

@@ -15,14 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, case, func, select
-
-from praxis.core.records import Control
-from praxis.store.controls.tables import holds, work_orders
 from praxis.store.db import files
 from praxis.store.db.database import Database
-from praxis.store.notifications.tables import deliveries
-from praxis.store.runtime.tables import ready_nodes, run_nodes, run_timers, runs
+from praxis.store.views.rows import gauges as rows
 
 
 @dataclass(frozen=True)
@@ -52,53 +47,18 @@ class StoredState:
     """Webhook deliveries per state (a scan of the ``deliveries_due`` index)."""
 
 
-_BACKOFF = ready_nodes.c.not_before_ms > bindparam("now")
-_HELD = ready_nodes.c.work_order_id.in_(
-    select(work_orders.c.work_order_id).where(work_orders.c.control != Control.ACTIVE.value)
-)
-_READY = select(
-    ready_nodes.c.model,
-    func.count(),
-    func.sum(case((_BACKOFF, 1), else_=0)),
-    func.sum(case((_BACKOFF, 0), (_HELD, 1), else_=0)),
-).group_by(ready_nodes.c.model)
-# Every running attempt has a timer row (its lease or timeout); waits have one too, so
-# each timer row is checked for a RUNNING or STOPPING node by primary key. EXISTS (not a join) keeps
-# the scan on run_timers (the live work): a join may be planned as a scan of run_nodes,
-# which holds every node of history.
-_LEASES = (
-    select(func.count())
-    .select_from(run_timers)
-    .where(
-        select(run_nodes.c.run_id)
-        .where(
-            run_nodes.c.run_id == run_timers.c.run_id,
-            run_nodes.c.node_uid == run_timers.c.node_uid,
-            run_nodes.c.status.in_(("RUNNING", "STOPPING")),
-        )
-        .exists()
-    )
-)
-_RUNS = select(runs.c.status, func.count()).group_by(runs.c.status)
-_DELIVERIES = select(deliveries.c.state, func.count()).group_by(deliveries.c.state)
-_HOLDS = (
-    select(holds.c.kind, func.count()).where(holds.c.cleared_at_ms.is_(None)).group_by(holds.c.kind)
-)
-
-
 def read(db: Database, now_ms: int) -> StoredState:
     """The counts at ``now_ms`` (the server clock's), read in one read transaction."""
     ready: dict[str, int] = {}
     deferred: dict[tuple[str, str], int] = {}
     with db.read() as connection:
-        for model, count, backoff, held in connection.execute(_READY, {"now": now_ms}):
-            backoff, held = int(backoff or 0), int(held or 0)
-            ready[str(model)] = int(count) - backoff - held
-            deferred[(str(model), "backoff")] = backoff
-            deferred[(str(model), "held")] = held
-        leases = int(connection.execute(_LEASES).scalar() or 0)
-        by_status = {str(status): int(count) for status, count in connection.execute(_RUNS)}
-        by_kind = {str(kind): int(count) for kind, count in connection.execute(_HOLDS)}
-        outbox = {str(state): int(count) for state, count in connection.execute(_DELIVERIES)}
+        for model, count, backoff, held in rows.ready(connection, now_ms):
+            ready[model] = count - backoff - held
+            deferred[(model, "backoff")] = backoff
+            deferred[(model, "held")] = held
+        leases = rows.leases(connection)
+        by_status = rows.runs_by_status(connection)
+        by_kind = rows.holds_by_kind(connection)
+        outbox = rows.deliveries_by_state(connection)
         size = files.database_bytes(connection, db.url)
     return StoredState(ready, deferred, leases, by_status, by_kind, size, outbox)

@@ -8,7 +8,7 @@ holds, stuck runs (:mod:`praxis.store.views.stuck`: a ready node unclaimed past
 :data:`~praxis.store.views.stuck.STUCK_AFTER_MS`), and (:mod:`praxis.store.views.owed`)
 the verification and acceptance owed by completed runs under a contract, handoffs
 awaiting acknowledgement and unconsumed approvals about to expire; and child work orders
-an agent proposed (:func:`praxis.store.controls.tree.oldest_pending`). At most
+an agent proposed (:func:`praxis.store.controls.rows.tree.oldest_pending`). At most
 :data:`MAX_SCAN` records of each kind, the oldest, are considered per call (for stuck
 runs, the oldest ready nodes); proposal and reconciliation counts are exact database
 counts, the others count the items found.
@@ -25,26 +25,23 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
 from praxis.clock import Clock
 from praxis.core import handoff, registry, values
-from praxis.core import run as core
 from praxis.core.records import Hold, Principal, Ref
 from praxis.core.rejection import Rejection, invalid
-from praxis.store.controls import records, tree
+from praxis.store.controls import records
 from praxis.store.controls import rows as controls
+from praxis.store.controls.rows import tree
 from praxis.store.db.database import Database
 from praxis.store.execution.rows.reconciliations import ReconciliationView, reconciliation_view
 from praxis.store.execution.rows.waits import WaitState, WaitView, wait_view
-from praxis.store.execution.tables import reconciliations, waits
 from praxis.store.registry.rows import proposal_of
-from praxis.store.registry.tables import proposals
-from praxis.store.runtime.tables import runs
 from praxis.store.runtime.unit import Unit
 from praxis.store.views import owed
+from praxis.store.views.rows import inbox as rows
 from praxis.store.views.stuck import StuckRun, scan
 
 KINDS = (
@@ -55,7 +52,6 @@ ACTION = "inbox.read"
 MAX_SCAN = 2_000
 MAX_PAGE = 500
 DEFAULT_PAGE = 100
-_LIVE = [status.value for status in core.RunStatus if status not in core.TERMINAL]
 
 Subject = (
     registry.Proposal
@@ -185,30 +181,19 @@ class InboxStore:
             counts = {kind: 0 for kind in KINDS}
             for item in items:
                 counts[item.kind] += 1
-            counts["PROPOSAL"] = _count_proposals(connection, work_order_id)
-            counts["RECONCILIATION"] = _count_reconciliations(connection, work_order_id)
+            counts["PROPOSAL"] = rows.count_proposals(connection, work_order_id)
+            counts["RECONCILIATION"] = rows.count_reconciliations(connection, work_order_id)
         changes = [t for t in (stuck.next_ms, approvals_change) if t]
         return items, counts, min(changes, default=0)
 
     def _waits(self, connection: Connection, work_order_id: str) -> list[InboxItem]:
-        query = (
-            select(waits.c.run_id)
-            .join(runs, runs.c.run_id == waits.c.run_id)
-            .where(waits.c.satisfied_at_ms == 0, runs.c.status.in_(_LIVE))
-            .group_by(waits.c.run_id, runs.c.created_at_ms)
-            .order_by(runs.c.created_at_ms, waits.c.run_id)
-            .limit(MAX_SCAN)
-        )
-        if work_order_id:
-            query = query.where(runs.c.work_order_id == work_order_id)
         items: list[InboxItem] = []
         now = self.clock.now_ms()
-        for run_id in connection.execute(query).scalars():
+        for run_id in rows.runs_waiting(connection, work_order_id, MAX_SCAN):
             record = self.unit.load(connection, run_id)
             if record is None:
                 continue
-            rows = connection.execute(select(waits).where(waits.c.run_id == run_id)).all()
-            for row in rows:
+            for row in rows.waits_of(connection, run_id):
                 if row.node_uid not in record.state.definition.nodes:
                     continue
                 view = wait_view(connection, record, row, now)
@@ -290,17 +275,8 @@ def _decode(token: str, scope: str) -> tuple[int, int, str] | Rejection:
 
 
 def _proposals(connection: Connection, work_order_id: str, since: int) -> list[InboxItem]:
-    query = select(*(column for column in proposals.c if column.name != "definition_json")).where(
-        proposals.c.status == registry.ProposalStatus.PENDING.value
-    )
-    if work_order_id:
-        query = query.where(proposals.c.work_order_id == work_order_id)
-    query = query.where(proposals.c.created_at_ms >= since).order_by(
-        proposals.c.created_at_ms, proposals.c.work_order_id, proposals.c.run_id,
-        proposals.c.proposal_id,
-    ).limit(MAX_SCAN)  # fmt: skip
     items = []
-    for row in connection.execute(query):
+    for row in rows.pending_proposals(connection, work_order_id, since, MAX_SCAN):
         proposal = proposal_of(row, Ref(row.work_order_id, row.run_id))
         items.append(
             InboxItem(
@@ -317,31 +293,9 @@ def _proposals(connection: Connection, work_order_id: str, since: int) -> list[I
     return items
 
 
-def _count_proposals(connection: Connection, work_order_id: str) -> int:
-    query = select(func.count()).where(proposals.c.status == registry.ProposalStatus.PENDING.value)
-    if work_order_id:
-        query = query.where(proposals.c.work_order_id == work_order_id)
-    return int(connection.execute(query).scalar_one())
-
-
-def _pending_reconciliations(work_order_id: str):  # type: ignore[no-untyped-def]  # a Select
-    query = select(reconciliations, runs.c.work_order_id).join(
-        runs, runs.c.run_id == reconciliations.c.run_id
-    ).where(reconciliations.c.state == "PENDING")  # fmt: skip
-    if work_order_id:
-        query = query.where(runs.c.work_order_id == work_order_id)
-    return query
-
-
 def _reconciliations(connection: Connection, work_order_id: str, since: int) -> list[InboxItem]:
-    query = (
-        _pending_reconciliations(work_order_id)
-        .where(reconciliations.c.opened_at_ms >= since)
-        .order_by(reconciliations.c.opened_at_ms, reconciliations.c.attempt_id)
-        .limit(MAX_SCAN)
-    )
     items = []
-    for row in connection.execute(query):
+    for row in rows.pending_reconciliations(connection, work_order_id, since, MAX_SCAN):
         view = reconciliation_view(row)
         outcome = "completed" if view.completed else "failed"
         items.append(
@@ -353,11 +307,6 @@ def _reconciliations(connection: Connection, work_order_id: str, since: int) -> 
             )
         )  # fmt: skip
     return items
-
-
-def _count_reconciliations(connection: Connection, work_order_id: str) -> int:
-    inner = _pending_reconciliations(work_order_id).subquery()
-    return int(connection.execute(select(func.count()).select_from(inner)).scalar_one())
 
 
 def _holds(connection: Connection, work_order_id: str) -> list[InboxItem]:

@@ -20,16 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, exists, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.sql.elements import ColumnElement
 
 from praxis.core import handoff
 from praxis.store.execution.rows.handoffs import handoff_of
-from praxis.store.execution.tables import assessments_due, handoffs
 from praxis.store.registry.rows import ApprovalView, approval_view
-from praxis.store.registry.tables import approvals, consumed_proofs
-from praxis.store.runtime.tables import runs
+from praxis.store.views.rows import owed as rows
 
 EXPIRING_MS = 3_600_000
 """An unconsumed approval enters the inbox an hour before it expires."""
@@ -61,19 +57,9 @@ def assessments(
     connection: Connection, work_order_id: str, since: int, limit: int
 ) -> list[AssessmentDue]:
     """The assessments owed since ``since`` or later, oldest first."""
-    query = select(assessments_due, runs.c.contract_id).join(
-        runs, runs.c.run_id == assessments_due.c.run_id
-    )
-    if work_order_id:
-        query = query.where(assessments_due.c.work_order_id == work_order_id)
-    query = (
-        query.where(assessments_due.c.since_ms >= since)
-        .order_by(assessments_due.c.since_ms, assessments_due.c.run_id)
-        .limit(limit)
-    )
     return [
         AssessmentDue(row.run_id, row.kind, row.work_order_id, row.contract_id, row.since_ms)
-        for row in connection.execute(query)
+        for row in rows.assessments(connection, work_order_id, since, limit)
     ]
 
 
@@ -82,15 +68,10 @@ def offered_handoffs(
 ) -> list[tuple[handoff.Handoff, str]]:
     """The handoffs awaiting acknowledgement offered at ``since`` or later, oldest first,
     with their run's work order."""
-    query = (
-        select(handoffs, runs.c.work_order_id)
-        .join(runs, runs.c.run_id == handoffs.c.run_id)
-        .where(handoffs.c.state == handoff.State.OFFERED.value, handoffs.c.created_at_ms >= since)
-    )
-    if work_order_id:
-        query = query.where(runs.c.work_order_id == work_order_id)
-    query = query.order_by(handoffs.c.created_at_ms, handoffs.c.delivery_id).limit(limit)
-    return [(handoff_of(row), row.work_order_id) for row in connection.execute(query)]
+    return [
+        (handoff_of(row), row.work_order_id)
+        for row in rows.offered_handoffs(connection, work_order_id, since, limit)
+    ]
 
 
 def expiring_approvals(
@@ -101,46 +82,12 @@ def expiring_approvals(
     the listed ones' expiry and the next approval's entry into the window (0: none known;
     a renewal entering the window is such an approval, so the one it renewed comes back
     then too)."""
-    query = (
-        select(approvals)
-        .add_columns(
-            consumed_proofs.c.consumed_at_ms,
-            consumed_proofs.c.request_id.label("consumed_by_request_id"),
-        )
-        .outerjoin(consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest)
-        .where(
-            approvals.c.expires_at_ms > now_ms,
-            consumed_proofs.c.proof_digest.is_(None),
-            ~_renewed(now_ms + EXPIRING_MS),
-        )
-        .order_by(approvals.c.expires_at_ms, approvals.c.approval_id)
-    )
     found: list[ExpiringApproval] = []
     entering = 0
-    for row in connection.execute(query.limit(limit + 1)):
+    for row in rows.unconsumed_approvals(connection, now_ms, now_ms + EXPIRING_MS, limit + 1):
         if row.expires_at_ms > now_ms + EXPIRING_MS or len(found) == limit:
             entering = row.expires_at_ms - EXPIRING_MS
             break
         found.append(ExpiringApproval(approval_view(row), row.expires_at_ms - EXPIRING_MS))
     leaving = found[0].approval.record.expires_at_ms if found else 0
     return found, min((t for t in (leaving, entering) if t), default=0)
-
-
-def _renewed(window_end_ms: int) -> ColumnElement[bool]:
-    """Whether another active approval of the same material digest and purpose expires
-    after the window: the approval was renewed, and the renewal is the one to use."""
-    other = approvals.alias("renewal")
-    used = consumed_proofs.alias("renewal_used")
-    return exists(
-        select(other.c.approval_id)
-        .outerjoin(used, used.c.proof_digest == other.c.proof_digest)
-        .where(
-            and_(
-                other.c.material_digest == approvals.c.material_digest,
-                other.c.purpose == approvals.c.purpose,
-                other.c.approval_id != approvals.c.approval_id,
-                other.c.expires_at_ms > window_end_ms,
-                used.c.proof_digest.is_(None),
-            )
-        )
-    )
