@@ -12,6 +12,7 @@ from praxis.core import run as core
 from praxis.core.records import Ref
 from praxis.store.db import migrations
 from praxis.store.runtime import listing
+from praxis.store.runtime.rows import listing as listing_rows
 from praxis.store.schema import MIGRATIONS
 
 
@@ -37,8 +38,8 @@ def test_the_driving_filter_reads_its_index_in_page_order(
     engine = create_engine(f"sqlite:///{tmp_path / 'plans.db'}")
     try:
         migrations.migrate(engine, 1, MIGRATIONS)
-        driver, _checked = listing._driver(found)
-        query = listing._keys(driver, found, (10, "run_x"), 101)
+        driver, _checked = listing_rows.driver(found)
+        query = listing_rows.keys_query(driver, found, (10, "run_x"), 101)
         sql = str(query.compile(engine, compile_kwargs={"literal_binds": True}))
         with engine.connect() as connection:
             plan = " | ".join(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
@@ -12,10 +11,10 @@ from praxis.clock import Clock
 from praxis.core import values
 from praxis.core.records import Principal
 from praxis.core.rejection import Rejection, invalid
-from praxis.store.db import locks, portable
+from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
 from praxis.store.runtime import subscriptions
-from praxis.store.runtime.tables import event_subscribers, run_events
+from praxis.store.runtime.rows import events as rows
 
 LIST_DEFAULT = 100
 LIST_MAX = 1000
@@ -93,21 +92,13 @@ class EventStore:
         back the events after its own, so a reader never skips one. The flag says a
         writer was in flight: a stream should look again soon even without a wake-up.
         """
-        query = select(run_events).where(portable.seq_after(run_events.c.seq, after))
-        if run_id:
-            query = query.where(run_events.c.run_id == run_id)
-        if subscriber:
-            query = query.where(run_events.c.subscriber == subscriber)
         with self.db.read() as connection:
-            horizon = locks.event_horizon(connection)
-            if horizon is not None:
-                query = query.where(run_events.c.seq <= horizon[0])
-            rows = connection.execute(query.order_by(run_events.c.seq).limit(limit)).all()
+            found, held_back = rows.page(connection, after, limit, run_id, subscriber)
         events = [
             EventRow(row.seq, row.kind, row.run_id, row.node_uid, row.at_ms, row.payload_json)
-            for row in rows
+            for row in found
         ]
-        return events, horizon is not None and horizon[1]
+        return events, held_back
 
     def position(self, principal: Principal, subscriber: str) -> int | Rejection:
         """A subscriber's acknowledged cursor (0 when it never acknowledged)."""
@@ -135,37 +126,22 @@ class EventStore:
             refused = subscriptions.claim(connection, self.authority, principal, subscriber, now)
             if refused:
                 raise Rollback(refused)
-            last = connection.execute(select(func.max(run_events.c.seq))).scalar() or 0
+            last = rows.last_seq(connection)
             if cursor > last:
                 raise Rollback(
                     invalid("PAGE_INVALID", "cursor", f"cursor {cursor} is past the log's end")
                 )
-            current = connection.execute(
-                select(event_subscribers.c.cursor).where(
-                    event_subscribers.c.subscriber == subscriber
-                )
-            ).scalar()
+            current = rows.cursor(connection, subscriber)
             if current is None:
-                connection.execute(
-                    event_subscribers.insert().values(
-                        subscriber=subscriber, cursor=cursor, updated_at_ms=now
-                    )
-                )
+                rows.insert_cursor(connection, subscriber, cursor, now)
                 return cursor
             if cursor > current:
-                connection.execute(
-                    update(event_subscribers)
-                    .where(event_subscribers.c.subscriber == subscriber)
-                    .values(cursor=cursor, updated_at_ms=now)
-                )
-            return max(cursor, int(current))
+                rows.advance_cursor(connection, subscriber, cursor, now)
+            return max(cursor, current)
 
         result: int | Rejection = self.db.transact(transaction, scoped=True)
         return result
 
 
 def _cursor(connection: Connection, subscriber: str) -> int:
-    value = connection.execute(
-        select(event_subscribers.c.cursor).where(event_subscribers.c.subscriber == subscriber)
-    ).scalar()
-    return int(value or 0)
+    return rows.cursor(connection, subscriber) or 0

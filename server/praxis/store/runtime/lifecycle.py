@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
 from praxis.authority import guard
@@ -27,14 +26,12 @@ from praxis.observability.tracing import TraceContext
 from praxis.store.controls import rows as controls
 from praxis.store.db import locks, statements
 from praxis.store.db.database import Rollback
-from praxis.store.db.statements import Statement
 from praxis.store.registry.rows import bind_head, load_head
 from praxis.store.runtime import subscriptions
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import RunStarted
 from praxis.store.runtime.records import Effects, RunRecord
-from praxis.store.runtime.rows import saving
-from praxis.store.runtime.tables import runs
+from praxis.store.runtime.rows import loading, saving
 
 MAX_RUN_TIMEOUT_MS = 366 * 24 * 3600 * 1000
 """The longest ``run_timeout_ms`` StartRun and ResumeRun accept (a year)."""
@@ -181,7 +178,7 @@ def start_in(
 
 def started(connection: Connection, principal_id: str, request_id: str) -> str | None:
     """The run a principal's request_id started, if any."""
-    row = _EXISTING.run(connection, {"pid": principal_id, "rid": request_id}).first()
+    row = loading.existing(connection, principal_id, request_id).first()
     return None if row is None else str(row.run_id)
 
 
@@ -231,9 +228,7 @@ def _existing(
     # Both reads in one round trip on PostgreSQL (the archived check is needed only
     # when no run answers, which is every new request).
     with statements.pipelined(connection):
-        found = _EXISTING.run(
-            connection, {"pid": principal.principal_id, "rid": request.request_id}, later=True
-        )
+        found = loading.existing(connection, principal.principal_id, request.request_id, later=True)
         archived = context.ports.archive.archived_request(
             connection, principal.principal_id, request.request_id
         )
@@ -364,10 +359,3 @@ def _request_digest(
             "reply_template": request.notify.reply_template,
         }
     return values.digest(body)
-
-
-_EXISTING = Statement(
-    select(runs.c.run_id, runs.c.request_digest).where(
-        runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
-    )
-)

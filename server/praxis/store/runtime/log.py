@@ -2,54 +2,23 @@
 
 :func:`praxis.store.runtime.rows.saving.save` and
 :func:`~praxis.store.runtime.rows.saving.insert` append the command they saved (with the
-time it was applied at) in the same transaction, one row per run version, so the log of
-a run holds exactly the commands that made its snapshot.
+time it was applied at, :func:`praxis.store.runtime.rows.log.append`) in the same
+transaction, one row per run version, so the log of a run holds exactly the commands
+that made its snapshot.
 :func:`rebuild` folds them over the pure core (:func:`praxis.core.journal.replay`);
 the result equals the stored snapshot byte for byte (:func:`praxis.core.journal.snapshot`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
-from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
-from praxis.core import journal, values
+from praxis.core import journal
 from praxis.core import run as core
 from praxis.core.definition import DEFAULT_LIMITS, Definition, Limits
-from praxis.store.db.statements import Statement
-from praxis.store.runtime.tables import run_commands
-
-# Built once: appending is on every command's path (see praxis.store.runtime.rows.saving).
-_APPEND = Statement(run_commands.insert())
-_ENTRIES = (
-    select(run_commands.c.now_ms, run_commands.c.command_json)
-    .where(run_commands.c.run_id == bindparam("rid"))
-    .order_by(run_commands.c.version)
-)
-
-
-def append(connection: Connection, state: core.RunState, command: core.Command, now: int) -> None:
-    """Logs ``command``, applied at ``now``, as what made version ``state.version``."""
-    _APPEND.run(
-        connection,
-        {
-            "run_id": state.run_id,
-            "version": state.version,
-            "now_ms": now,
-            "command_json": values.canonical_json(journal.encode(command)),
-        },
-    )
-
-
-def entries(connection: Connection, run_id: str) -> list[journal.Entry]:
-    """The logged commands of a run, in version order."""
-    return [
-        journal.Entry(row.now_ms, json.loads(row.command_json))
-        for row in connection.execute(_ENTRIES, {"rid": run_id})
-    ]
+from praxis.store.runtime.rows import log as rows
 
 
 def rebuild(
@@ -72,7 +41,7 @@ def rebuild(
     Raises:
         ValueError: The log is not one the reducer wrote (an entry is refused).
     """
-    logged = entries(connection, run_id)
+    logged = rows.entries(connection, run_id)
     if not logged or logged[0].command["kind"] != "Start":
         return None
     digests = {

@@ -12,18 +12,36 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
 from praxis.store.runtime import codec as run_codec
-
-if TYPE_CHECKING:
-    from praxis.store.runtime.traces import RunTraces
 
 SNAPSHOT_NODES_MAX = 1000
 """A run snapshot (``Run.nodes``) lists every node and fan-out item up to this many; a
 larger run lists only its definition's nodes (``Run.items_omitted``), and its items are
 read page by page with ``ListRunNodes``."""
+
+
+class Tracing(Protocol):
+    """What a command's transaction asks of the runs' traces
+    (:class:`praxis.store.runtime.traces.RunTraces`, whose rows sit in ``rows/``: named
+    here by what it does, so that ``rows`` does not import it back)."""
+
+    def observe(
+        self,
+        connection: Connection,
+        before: core.RunState,
+        outcome: core.Outcome,
+        command: core.Command,
+        now: int,
+    ) -> None:
+        """Closes the spans ``outcome`` ends."""
+
+    def traceparent(self, connection: Connection, run_id: str, attempt_id: str) -> str:
+        """The attempt's span as a ``traceparent`` ('' for a run without a trace)."""
 
 
 @dataclass(frozen=True)
@@ -79,7 +97,7 @@ class Effects:
     # model): a batch does not announce what its own claim took (RunStore._transact_many).
     made_ready: set[tuple[str, str, str]] = field(default_factory=set)
     leased: list[tuple[str, str, str]] = field(default_factory=list)
-    trace: RunTraces | None = None  # opens and closes spans when tracing is on
+    trace: Tracing | None = None  # opens and closes spans when tracing is on
 
     def note(
         self, state: core.RunState, subscriber: str, uids: Iterable[str], events: bool

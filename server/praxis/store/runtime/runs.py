@@ -14,7 +14,6 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import definition as definitions
@@ -26,17 +25,16 @@ from praxis.store.controls import rows as controls
 from praxis.store.controls.emits import ControlChanged, WorkOrderCancelled
 from praxis.store.db import locks
 from praxis.store.db.database import Database, Rollback
-from praxis.store.db.statements import Statement
 from praxis.store.registry.emits import HeadChanged
 from praxis.store.runtime import lifecycle, listing, node_pages
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.lifecycle import StartRequest
 from praxis.store.runtime.records import Effects, RunRecord
-from praxis.store.runtime.rows import loading
+from praxis.store.runtime.rows import listing as listing_rows
+from praxis.store.runtime.rows import loading, queues
 from praxis.store.runtime.rows import nodes as node_rows
 from praxis.store.runtime.rows import progress as attempt_progress
 from praxis.store.runtime.rows.results import node_value, result_text
-from praxis.store.runtime.tables import run_timers, runs
 
 __all__ = ["RunStore", "StartRequest", "page_token_after"]  # StartRequest: rpc/runs.py
 
@@ -150,7 +148,7 @@ class RunStore:
             return denied
         size = page_size or listing.PAGE_DEFAULT
         with self.db.read() as connection:
-            rows, following = listing.page(connection, found, size, cursor)
+            rows, following = listing_rows.page(connection, found, size, cursor)
             records = loading.summaries(connection, rows, self.context.definition, self.snapshots)
         return records, "" if following is None else listing.encode_token(found, following)
 
@@ -185,7 +183,7 @@ class RunStore:
             return start
         page: Any = None
         with self.db.read() as connection:
-            row = connection.execute(select(runs).where(runs.c.run_id == run_id)).first()
+            row = loading.run_row(connection, run_id)
             if row is not None:
                 denied = self.context.authorize_read(principal, row.work_order_id, run_id)
                 if denied:
@@ -266,15 +264,7 @@ class RunStore:
         the admin's transaction); each records WORK_ORDER_CANCELED as its reason."""
         connection, reason, now = event.connection, event.reason, event.now
         live = [s.value for s in core.RunStatus if s not in core.TERMINAL]
-        run_ids = (
-            connection.execute(
-                select(runs.c.run_id).where(
-                    runs.c.work_order_id == event.work_order_id, runs.c.status.in_(live)
-                )
-            )
-            .scalars()
-            .all()
-        )
+        run_ids = loading.live_run_ids(connection, event.work_order_id, live)
         effects = Effects(trace=self.unit.trace)
         for run_id in run_ids:
             record = self.unit.load(connection, run_id)
@@ -299,10 +289,8 @@ class RunStore:
         while True:
             with self.db.read() as connection:
                 now = self.clock.now_ms()
-                due = connection.execute(
-                    select(run_timers.c.run_id).where(run_timers.c.due_ms <= now).limit(1)
-                ).first()
-            if due is None:
+                due = queues.any_due(connection, now)
+            if not due:
                 return True
             if time.monotonic() >= deadline:
                 return False
@@ -317,7 +305,7 @@ class RunStore:
         """
         now = self.clock.now_ms()
         with self.db.read() as connection:
-            due = _DUE_TIMERS.run(connection, {"now": now, "limit": limit}).all()
+            due = queues.due_timers(connection, now, limit)
         run_ids = list(dict.fromkeys(row.run_id for row in due))
         if not run_ids:
             return 0
@@ -347,14 +335,6 @@ def _held(connection: Connection, work_order_id: str) -> bool:
     if work_order.control is not Control.ACTIVE:
         return True
     return bool(controls.active_holds(connection, work_order_id, work_order.ancestors))
-
-
-_DUE_TIMERS = Statement(  # every sweep asks
-    select(run_timers.c.run_id)
-    .where(run_timers.c.due_ms <= bindparam("now"))
-    .order_by(run_timers.c.due_ms)
-    .limit(bindparam("limit"))
-)
 
 
 def page_token_after(found: listing.RunFilter, record: RunRecord) -> str:

@@ -12,14 +12,12 @@ is written, so one agent cannot push events or a reply into another's session.
 
 from __future__ import annotations
 
-from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from praxis.authority.protocol import Authority
 from praxis.core.records import Principal
 from praxis.core.rejection import Code, Rejection
-from praxis.store.db import portable
-from praxis.store.runtime.tables import subscriptions
+from praxis.store.runtime.rows import subscriptions as rows
 
 ANY_ACTION = "subscription.any"
 """The grant that lets its holder use every principal's subscriptions (an operator's)."""
@@ -45,14 +43,8 @@ def claim(
     """Makes ``subscriber`` the caller's when nobody made it yet; the refusal when
     another principal did and the caller holds no :data:`ANY_ACTION` grant. In the
     caller's transaction (two first uses at once: one makes it, the other sees it)."""
-    connection.execute(
-        portable.insert_missing(connection, subscriptions).values(
-            subscriber=subscriber, principal_id=principal.principal_id, created_at_ms=now_ms
-        )
-    )
-    owner = connection.execute(
-        select(subscriptions.c.principal_id).where(subscriptions.c.subscriber == subscriber)
-    ).scalar()
+    rows.make(connection, subscriber, principal.principal_id, now_ms)
+    owner = rows.owner(connection, subscriber)
     if owner == principal.principal_id:
         return None
     granted = authority.authorize(principal, ANY_ACTION, "", now_ms)

@@ -20,7 +20,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sqlalchemy import bindparam, func, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import definition as definitions
@@ -31,19 +30,19 @@ from praxis.core.rejection import Code, Rejection, invalid, not_found
 from praxis.observability import metrics
 from praxis.store.controls import budgets as order_budgets
 from praxis.store.controls import rows as controls
-from praxis.store.controls.tables import work_orders
 from praxis.store.db import locks
 from praxis.store.db.database import Database, Ending, Rollback
-from praxis.store.db.statements import Savepoint, Statement
+from praxis.store.db.statements import Savepoint
 from praxis.store.runtime import ahead, matching
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import AttemptSettled, WorkReadied
 from praxis.store.runtime.inputs import gather_input
 from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.rows import attempts as attempt_rows
 from praxis.store.runtime.rows import progress as attempt_progress
+from praxis.store.runtime.rows import queues
 from praxis.store.runtime.rows.attempts import attempt_to_decide
 from praxis.store.runtime.rows.queues import drop_ready
-from praxis.store.runtime.tables import attempts, ready_nodes
 
 log = logging.getLogger("praxis.tasks")
 MIN_LEASE_MS = 1_000
@@ -180,7 +179,7 @@ class TaskStore:
         with self.db.read() as connection:
             if self.models.would_write(connection, models, now):
                 return True
-            ready = _READY.run(connection, {"models": models, "now": now, "limit": 1})
+            ready = queues.ready(connection, models, now, 1)
             return ready.first() is not None
 
     def _claim_body(self, claim: Claim) -> Callable[[Connection, Effects], list[TaskView]]:
@@ -204,9 +203,7 @@ class TaskStore:
             cache: dict[tuple[str, str], values.JsonValue] = {}
             seen: set[str] = set()
             for _ in range(_CLAIM_ROUNDS):
-                rows = _READY.run(
-                    connection, {"models": claim.models, "now": now, "limit": limit}
-                ).all()
+                rows = queues.ready(connection, claim.models, now, limit).all()
                 by_run: dict[str, list[str]] = defaultdict(list)
                 for row in rows:
                     if row.run_id not in seen:
@@ -467,7 +464,7 @@ class TaskStore:
     def next_ready_ms(self, models: list[str]) -> int | None:
         """The earliest ``not_before_ms`` among ready rows of ``models`` (backoff wake-up)."""
         with self.db.read() as connection:
-            value = _NEXT_READY.run(connection, {"models": models}).scalar()
+            value = queues.next_ready(connection, models)
         return None if value is None else int(value)
 
     def _decide(
@@ -678,7 +675,7 @@ class TaskStore:
         if self.db.single_writer or len(attempt_ids) < 2:
             return [""] * len(attempt_ids)
         with self.db.read() as connection:
-            rows = _RUNS_OF.run(connection, {"ids": sorted(set(attempt_ids))}).all()
+            rows = attempt_rows.runs_of(connection, sorted(set(attempt_ids)))
         known: dict[str, str] = {row.attempt_id: row.run_id for row in rows}
         return [known.get(attempt_id, "") for attempt_id in attempt_ids]
 
@@ -791,29 +788,7 @@ def _check_settlement(request: Settlement) -> Rejection | None:
     return cost if isinstance(cost, Rejection) else None
 
 
-_RUNS_OF = Statement(
-    select(attempts.c.attempt_id, attempts.c.run_id).where(
-        attempts.c.attempt_id.in_(bindparam("ids", expanding=True))
-    )
-)
 # How often one claim reads its candidates again when those it found were stale (on
 # PostgreSQL: taken by claims that committed after the read; each round skips the runs
 # already looked at).
 _CLAIM_ROUNDS = 3
-_NEXT_READY = Statement(  # every long poll reads it before it waits
-    select(func.min(ready_nodes.c.not_before_ms)).where(
-        ready_nodes.c.model.in_(bindparam("models", expanding=True))
-    )
-)
-_READY = Statement(
-    select(ready_nodes.c.run_id, ready_nodes.c.node_uid)
-    .where(
-        ready_nodes.c.model.in_(bindparam("models", expanding=True)),
-        ready_nodes.c.not_before_ms <= bindparam("now"),
-        ready_nodes.c.work_order_id.not_in(
-            select(work_orders.c.work_order_id).where(work_orders.c.control != Control.ACTIVE.value)
-        ),
-    )
-    .order_by(ready_nodes.c.seq)
-    .limit(bindparam("limit"))
-)

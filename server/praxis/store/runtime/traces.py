@@ -22,7 +22,6 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable
 
-from sqlalchemy import bindparam, delete, select
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
@@ -33,32 +32,10 @@ from praxis.observability.tracing import (
     derived_span_id,
     format_traceparent,
 )
-from praxis.store.db import portable
 from praxis.store.db.database import Database
-from praxis.store.runtime.tables import attempts, run_trace_spans, run_traces
+from praxis.store.runtime.rows import traces as rows
 
 CACHE_RUNS = 4096  # trace contexts kept in memory (they never change once written)
-
-
-_LOAD = select(run_traces).where(run_traces.c.run_id == bindparam("rid"))
-_SPAN_TIMES = (run_trace_spans.c.span_key, run_trace_spans.c.started_at_ms)
-_CLOSE = (
-    delete(run_trace_spans)
-    .where(
-        run_trace_spans.c.run_id == bindparam("rid"),
-        run_trace_spans.c.span_key.in_(bindparam("keys", expanding=True)),
-    )
-    .returning(*_SPAN_TIMES)
-)
-_CLOSE_ALL = (
-    delete(run_trace_spans)
-    .where(run_trace_spans.c.run_id == bindparam("rid"))
-    .returning(*_SPAN_TIMES)
-)
-_DROP_RUN = delete(run_traces).where(run_traces.c.run_id == bindparam("rid"))
-_ATTEMPT_STARTS = select(attempts.c.attempt_id, attempts.c.at_ms).where(
-    attempts.c.attempt_id.in_(bindparam("ids", expanding=True))
-)
 
 
 class _Run:
@@ -94,15 +71,14 @@ class RunTraces:
         trace_id = parent.trace_id if parent is not None else self.exporter.new_trace_id()
         sampled = self.exporter.sample(parent, trace_id)
         flags = ((parent.flags if parent is not None else 0) & ~1) | int(sampled)
-        connection.execute(
-            run_traces.insert().values(
-                run_id=run_id,
-                trace_id=f"{trace_id:032x}",
-                parent_span_id=f"{parent.span_id:016x}" if parent is not None else "",
-                flags=flags,
-                trace_state=parent.state if parent is not None else "",
-                started_at_ms=now,
-            )
+        rows.insert(
+            connection,
+            run_id=run_id,
+            trace_id=f"{trace_id:032x}",
+            parent_span_id=f"{parent.span_id:016x}" if parent is not None else "",
+            flags=flags,
+            trace_state=parent.state if parent is not None else "",
+            started_at_ms=now,
         )
 
     def _context(self, connection: Connection, run_id: str) -> _Run | None:
@@ -110,7 +86,7 @@ class RunTraces:
             found = self._runs.get(run_id)
         if found is not None:
             return found
-        row = connection.execute(_LOAD, {"rid": run_id}).first()
+        row = rows.load(connection, run_id)
         if row is None:
             return None
         found = _Run(
@@ -189,15 +165,15 @@ class RunTraces:
                 if left is not None:
                     spans.append(self._node_span(found, new, left, started, now))
             spans.append(self._run_span(found, new, now))
-            connection.execute(_DROP_RUN, {"rid": new.run_id})
+            rows.drop(connection, new.run_id)
             Database.after_commit(connection, functools.partial(self._forget, new.run_id))
         elif live:
-            rows = [
+            starting = [
                 {"run_id": new.run_id, "span_key": "node:" + uid, "span_id": _hex(found, uid)}
                 | {"started_at_ms": at}
                 for uid, at in live.items()
             ]
-            connection.execute(portable.insert_missing(connection, run_trace_spans), rows)
+            rows.keep_span_starts(connection, starting)
         if spans:
             Database.after_commit(connection, functools.partial(self._export, spans))
 
@@ -211,8 +187,7 @@ class RunTraces:
             return {carried.attempt_id: carried.at_ms}
         if not attempt_ids:
             return {}
-        rows = connection.execute(_ATTEMPT_STARTS, {"ids": attempt_ids})
-        return dict(rows.tuples().all())
+        return rows.attempt_starts(connection, attempt_ids)
 
     def _node_starts(
         self,
@@ -224,11 +199,11 @@ class RunTraces:
     ) -> dict[str, int]:
         """The stored starts of nodes whose first attempt ended earlier (rows deleted)."""
         if run_ends:
-            return dict(connection.execute(_CLOSE_ALL, {"rid": run_id}).tuples().all())
+            return rows.close_all(connection, run_id)
         keys = ["node:" + node.uid for node in finished if node.uid not in firsts]
         if not keys:
             return {}
-        return dict(connection.execute(_CLOSE, {"rid": run_id, "keys": keys}).tuples().all())
+        return rows.close(connection, run_id, keys)
 
     def _run_span(self, found: _Run, state: core.RunState, now: int) -> SpanRecord:
         attributes: list[tuple[str, str | int | bool]] = [

@@ -16,32 +16,22 @@ runs). Configured models do not count against the cap: the config bounds them.
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.clock import Clock
 from praxis.core.rejection import Code, Rejection
 from praxis.store.db import locks
 from praxis.store.db.database import Database
-from praxis.store.db.statements import Statement
-from praxis.store.runtime.tables import model_registrations
+from praxis.store.runtime.rows import workers as rows
 
 MODEL_TTL_MS = 600_000
 RENEW_AFTER_MS = MODEL_TTL_MS // 10  # a busy worker renews at most this often per model
 MAX_WORKER_MODELS = 1000
 
 
-_LIVE = Statement(
-    select(model_registrations.c.model, model_registrations.c.expires_at_ms).where(
-        model_registrations.c.expires_at_ms > bindparam("now")
-    )
-)  # every claim reads it
-
-
 def live(connection: Connection, now_ms: int) -> dict[str, int]:
     """The live worker registrations: model -> expiry."""
-    rows = _LIVE.run(connection, {"now": now_ms})
-    return {row.model: int(row.expires_at_ms) for row in rows}
+    return rows.live(connection, now_ms)
 
 
 def served(connection: Connection, now_ms: int) -> frozenset[str]:
@@ -99,19 +89,9 @@ def _write(
     stale = [m for m in wanted if m in current and current[m] < renew_before]
     if new:
         purge(connection, now_ms)  # keeps lapsed rows from piling up
-        connection.execute(
-            delete(model_registrations).where(model_registrations.c.model.in_(new))
-        )  # lapsed rows of the same names
-        connection.execute(
-            model_registrations.insert(),
-            [{"model": m, "expires_at_ms": expiry, "registered_at_ms": now_ms} for m in new],
-        )
+        rows.insert(connection, new, expiry, now_ms)
     if stale:
-        connection.execute(
-            update(model_registrations)
-            .where(model_registrations.c.model.in_(stale))
-            .values(expires_at_ms=expiry)
-        )
+        rows.renew(connection, stale, expiry)
     for model in [*new, *stale]:
         current[model] = expiry
     return current
@@ -134,16 +114,7 @@ def _writes(wanted: list[str], current: dict[str, int], now_ms: int) -> bool:
 
 def purge(connection: Connection, now_ms: int, limit: int = 100) -> int:
     """Deletes up to ``limit`` lapsed registrations; returns how many."""
-    lapsed = (
-        select(model_registrations.c.model)
-        .where(model_registrations.c.expires_at_ms <= now_ms)
-        .limit(limit)
-        .scalar_subquery()
-    )
-    result = connection.execute(
-        delete(model_registrations).where(model_registrations.c.model.in_(lapsed))
-    )
-    return int(result.rowcount or 0)
+    return rows.purge(connection, now_ms, limit)
 
 
 class WorkerModels:

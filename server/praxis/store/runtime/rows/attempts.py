@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Row, bindparam, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -127,3 +127,15 @@ def _attempt_of(row: Any) -> core.Attempt | None:
         at_ms=row.at_ms,
         principal_id=row.principal_id,
     )
+
+
+_RUNS_OF = Statement(
+    select(attempts.c.attempt_id, attempts.c.run_id).where(
+        attempts.c.attempt_id.in_(bindparam("ids", expanding=True))
+    )
+)
+
+
+def runs_of(connection: Connection, attempt_ids: list[str]) -> list[Row[Any]]:
+    """The ``attempt_id`` and ``run_id`` of the stored attempts among ``attempt_ids``."""
+    return list(_RUNS_OF.run(connection, {"ids": attempt_ids}).all())

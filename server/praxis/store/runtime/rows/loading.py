@@ -156,3 +156,36 @@ def _chunks(items: Iterable[str]) -> Iterable[list[str]]:
             batch = []
     if batch:
         yield batch
+
+
+def run_row(connection: Connection, run_id: str) -> Any:
+    """The run's ``runs`` row (None for no such run)."""
+    return connection.execute(select(runs).where(runs.c.run_id == run_id)).first()
+
+
+def live_run_ids(connection: Connection, work_order_id: str, live: list[str]) -> list[str]:
+    """The ids of the work order's runs in one of the states ``live``."""
+    return list(
+        connection.execute(
+            select(runs.c.run_id).where(
+                runs.c.work_order_id == work_order_id, runs.c.status.in_(live)
+            )
+        )
+        .scalars()
+        .all()
+    )
+
+
+_EXISTING = Statement(
+    select(runs.c.run_id, runs.c.request_digest).where(
+        runs.c.principal_id == bindparam("pid"), runs.c.request_id == bindparam("rid")
+    )
+)
+
+
+def existing(
+    connection: Connection, principal_id: str, request_id: str, later: bool = False
+) -> Any:
+    """The run (``run_id``, ``request_digest``) a principal's request_id started: rows
+    like ``Connection.execute``'s; ``later`` as :meth:`Statement.run`'s (pipelined)."""
+    return _EXISTING.run(connection, {"pid": principal_id, "rid": request_id}, later=later)

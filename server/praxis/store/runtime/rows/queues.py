@@ -3,11 +3,15 @@ with a run's snapshot on every save."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, delete
+from typing import Any
+
+from sqlalchemy import Row, bindparam, delete, func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
+from praxis.core.records import Control
+from praxis.store.controls.tables import work_orders
 from praxis.store.db.statements import Statement
 from praxis.store.runtime.records import RunRecord
 from praxis.store.runtime.tables import ready_nodes, run_timers
@@ -105,3 +109,54 @@ def sync(
 def _uid_order(uid: str) -> tuple[str, int]:
     node_id, _, item = uid.partition("#")
     return node_id, int(item) if item else -1
+
+
+_DUE_TIMERS = Statement(  # every sweep asks
+    select(run_timers.c.run_id)
+    .where(run_timers.c.due_ms <= bindparam("now"))
+    .order_by(run_timers.c.due_ms)
+    .limit(bindparam("limit"))
+)
+
+
+def due_timers(connection: Connection, now: int, limit: int) -> list[Row[Any]]:
+    """Up to ``limit`` timers due at ``now`` (their ``run_id``), the oldest first."""
+    return list(_DUE_TIMERS.run(connection, {"now": now, "limit": limit}).all())
+
+
+def any_due(connection: Connection, now: int) -> bool:
+    """Whether some timer is due at ``now``."""
+    due = connection.execute(
+        select(run_timers.c.run_id).where(run_timers.c.due_ms <= now).limit(1)
+    ).first()
+    return due is not None
+
+
+_NEXT_READY = Statement(  # every long poll reads it before it waits
+    select(func.min(ready_nodes.c.not_before_ms)).where(
+        ready_nodes.c.model.in_(bindparam("models", expanding=True))
+    )
+)
+_READY = Statement(
+    select(ready_nodes.c.run_id, ready_nodes.c.node_uid)
+    .where(
+        ready_nodes.c.model.in_(bindparam("models", expanding=True)),
+        ready_nodes.c.not_before_ms <= bindparam("now"),
+        ready_nodes.c.work_order_id.not_in(
+            select(work_orders.c.work_order_id).where(work_orders.c.control != Control.ACTIVE.value)
+        ),
+    )
+    .order_by(ready_nodes.c.seq)
+    .limit(bindparam("limit"))
+)
+
+
+def ready(connection: Connection, models: list[str], now: int, limit: int) -> Any:
+    """Up to ``limit`` ready rows (``run_id``, ``node_uid``) of ``models`` due at ``now``
+    in work orders that are active, in queue order: rows like ``Connection.execute``'s."""
+    return _READY.run(connection, {"models": models, "now": now, "limit": limit})
+
+
+def next_ready(connection: Connection, models: list[str]) -> Any:
+    """The earliest ``not_before_ms`` among the ready rows of ``models`` (None: none)."""
+    return _NEXT_READY.run(connection, {"models": models}).scalar()

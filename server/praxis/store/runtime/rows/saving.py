@@ -26,9 +26,9 @@ from praxis.store.db import database, locks, statements
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.runtime import codec as run_codec
-from praxis.store.runtime import log as run_log
 from praxis.store.runtime.records import Effects, RunRecord
 from praxis.store.runtime.rows import attempts, queues, reservations
+from praxis.store.runtime.rows import log as run_log
 from praxis.store.runtime.rows.definitions import save_definition
 from praxis.store.runtime.rows.results import run_result
 from praxis.store.runtime.tables import node_results, run_events, run_labels, run_nodes, runs
