@@ -288,7 +288,7 @@ class Engine:
         self.runs = RunStore(self.context)
         self.notifications = Notifications(self.db, authority, self.clock, self.reactions)
         self.tasks = TaskStore(
-            self.context, decide_ahead=settings.decide_ahead and not self.db.postgres
+            self.context, decide_ahead=settings.decide_ahead and self.db.single_writer
         )
         self.registry = RegistryStore(
             self.db,
