@@ -36,8 +36,6 @@ DIALECT = re.compile(r"postgres|sqlite|dialect", re.IGNORECASE)
 NAMED_EXCEPTIONS = {
     "store/wake/postgres.py": "the PostgreSQL wake transport (LISTEN/NOTIFY) itself: the "
     "backend is its subject, and app.py chooses it by the configured URL",
-    "store/runtime/tables.py": "a table's per-backend storage option (sqlite_with_rowid) is "
-    "part of its definition, and every table is defined in its slice's tables.py",
     "observability/metrics.py": "metric help texts say what a gauge measures on each "
     "backend; nothing branches on them",
 }

@@ -5,9 +5,15 @@ applied) and ``meta`` (the installation's keys: its id, clock high-water).
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy import BigInteger, Column, Integer, MetaData, String, Table, Text
 
 metadata = MetaData()
+
+CLUSTERED_BY_KEY: dict[str, Any] = {"sqlite_with_rowid": False}
+"""A table option: the rows are stored in one B-tree keyed by the primary key (SQLite's
+``WITHOUT ROWID``: one page write per row instead of two); PostgreSQL ignores it."""
 
 schema_migrations = Table(
     "schema_migrations",

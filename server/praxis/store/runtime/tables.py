@@ -32,7 +32,7 @@ from sqlalchemy import (
     text,
 )
 
-from praxis.store.db.metadata import metadata
+from praxis.store.db.metadata import CLUSTERED_BY_KEY, metadata
 
 runs = Table(
     "runs",
@@ -264,7 +264,7 @@ run_commands = Table(
     Column("now_ms", BigInteger, nullable=False),
     Column("command_json", Text, nullable=False),
     PrimaryKeyConstraint("run_id", "version"),
-    sqlite_with_rowid=False,  # one B-tree keyed by (run, version): one page write per row
+    **CLUSTERED_BY_KEY,  # one B-tree keyed by (run, version): one page write per row
 )
 
 contract_reservations = Table(
