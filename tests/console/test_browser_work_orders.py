@@ -153,6 +153,7 @@ def test_a_proposed_work_order_is_decided_from_the_inbox_in_one_step(
     items.nth(0).get_by_role("link").click()
     expect(page).to_have_url(f"{console.base_url}/workorders/campaign-press")
     expect(page.locator("#record")).to_contain_text("PROPOSED")
+    expect(page.locator("#control-state")).to_have_text("PROPOSED")  # not its ACTIVE control
     expect(page.locator("#actions")).to_have_text("run.*, admin.*, work_order.*")
     expect(page.locator("#proposal")).to_contain_text("Proposed by rogue")
     page.screenshot(path=str(tmp_path / "proposal.png"), full_page=True)
@@ -166,6 +167,7 @@ def test_a_proposed_work_order_is_decided_from_the_inbox_in_one_step(
     page.locator("#proposal").get_by_label("Reason").fill("no ads this quarter")
     page.locator("#proposal").get_by_role("button", name="Decline").click()
     expect(page.locator("#record")).to_contain_text("DECLINED")
+    expect(page.locator("#control-state")).to_have_text("DECLINED")
     expect(page.locator("#decided")).to_contain_text("no ads this quarter")
     page.goto("/inbox?kind=WORK_ORDER_PROPOSAL")
     expect(page.locator("#inbox-items tr")).to_have_count(0)
