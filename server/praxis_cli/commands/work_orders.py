@@ -98,15 +98,20 @@ def _spend(record: pb.WorkOrderRecord) -> str:
     return f"{record.spent_microcredits} ({record.remaining_microcredits} left)"
 
 
+def _record_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The fields a create and a proposal share, from the command line."""
+    return {
+        "work_order_id": args.work_order,
+        "parent_id": args.parent,
+        "title": args.title,
+        "labels": parse_labels(args.label),
+        "budget_microcredits": args.budget,
+        "actions": args.action,
+    }
+
+
 def _create(ctx: Any, args: argparse.Namespace) -> int:
-    request = pb.CreateWorkOrderRequest(
-        work_order_id=args.work_order,
-        parent_id=args.parent,
-        title=args.title,
-        labels=parse_labels(args.label),
-        budget_microcredits=args.budget,
-        actions=args.action,
-    )
+    request = pb.CreateWorkOrderRequest(**_record_fields(args))
     response = ctx.call(ctx.client.work_orders.CreateWorkOrder, request)
     if ctx.out.as_json:
         ctx.out.json(to_dict(response))
@@ -119,14 +124,7 @@ def _create(ctx: Any, args: argparse.Namespace) -> int:
 
 
 def _propose(ctx: Any, args: argparse.Namespace) -> int:
-    request = pb.ProposeWorkOrderRequest(
-        work_order_id=args.work_order,
-        parent_id=args.parent,
-        title=args.title,
-        labels=parse_labels(args.label),
-        budget_microcredits=args.budget,
-        actions=args.action,
-    )
+    request = pb.ProposeWorkOrderRequest(**_record_fields(args))
     response = ctx.call(ctx.client.work_orders.ProposeWorkOrder, request)
     if ctx.out.as_json:
         ctx.out.json(to_dict(response))
