@@ -24,9 +24,9 @@ from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.core.rejection import FieldViolation, Rejection
 from praxis.observability import logs
+from praxis.serve import collector, metrics_endpoint, security, startup
 from praxis.serve import config as config_module
 from praxis.serve import console as console_module
-from praxis.serve import collector, metrics_endpoint, security, startup
 from praxis.serve.processes import (
     Heartbeat,
     StopRequest,
