@@ -89,7 +89,7 @@ def load_work_order(connection: Connection, work_order_id: str) -> WorkOrder:
         if isinstance(found, WorkOrder):
             return found
     row = _GET_WORK_ORDER.run(connection, {"id": work_order_id}).first()
-    work_order = _work_order_of(work_order_id, row)
+    work_order = work_order_of(work_order_id, row)
     if writing:
         database.memo(connection)[key] = work_order
     return work_order
@@ -108,7 +108,7 @@ def load_admission(
     if isinstance(found, WorkOrder):
         return found, active_holds(connection, work_order_id, found.ancestors)
     row = _ADMISSION.run(connection, {"id": work_order_id}).first()
-    work_order = _work_order_of(work_order_id, row)
+    work_order = work_order_of(work_order_id, row)
     if writing:
         database.memo(connection)[key] = work_order
     if row.hold_id is None and not work_order.ancestors:
@@ -116,8 +116,10 @@ def load_admission(
     return work_order, active_holds(connection, work_order_id, work_order.ancestors)
 
 
-def _work_order_of(work_order_id: str, row: Any) -> WorkOrder:
-    """A work order from its row's controls (ACTIVE with epochs 1/1 when it has none)."""
+def work_order_of(work_order_id: str, row: Any) -> WorkOrder:
+    """A work order from a row of its controls (``control``, the epochs,
+    ``ancestors_json``, ``closed_at_ms``, ``proposal``): ACTIVE with epochs 1/1 when
+    there is no row or its controls are ``NULL`` (no record, read through an outer join)."""
     if row is None or row.control is None:
         return WorkOrder(work_order_id)
     ancestors = () if row.ancestors_json == "[]" else tuple(json.loads(row.ancestors_json))
