@@ -1,0 +1,171 @@
+"""Issue 40 rows 6 and 7 as an A/B: this tree's server against another tree's, same run.
+
+StartRun calls and registry commands (``startrun_bench.bench_pair`` and
+``registry_bench.bench_pair``: 8 clients, no-op windows alternating with durable ones)
+are run against a ``praxis serve`` (SQLite, ``synchronous=FULL``) started from each of two
+code trees in turn, in alternating rounds (A B B A ...), a fresh server and database each
+time. Each tree's server runs with its own virtualenv's interpreter (``TREE/.venv``), so
+the baseline is exactly the code of that tree. Reported per tree and workload (medians
+over the rounds): the durable rate over the no-op rate (the rows' figure), the server's
+CPU per durable call and per no-op call (from /proc, ``registry_bench.CpuMeter``) and
+their ratio, with the load average at the start and end: these machines are shared, and
+CPU per call is the steadier figure. Results go to stdout and
+``benchmarks/results/commands.json``.
+
+    .venv/bin/python benchmarks/commands_bench.py --baseline /path/to/main/checkout \
+        [--rounds 4] [--seconds 8] [--processes 1] [--workloads start,registry]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks import registry_bench, startrun_bench
+from tests.support.server_process import ServerProcess, free_port, track, write_config
+
+HERE = Path(__file__).resolve().parents[1]
+RESULTS = Path(__file__).parent / "results" / "commands.json"
+BENCHES = {"start": startrun_bench, "registry": registry_bench}
+FIGURES = ("ratio_to_noop", "server_cpu_ms", "noop_server_cpu_ms", "cpu_per_noop", "calls_per_s")
+
+
+class TreeServer(ServerProcess):
+    """``praxis serve`` run by another code tree's interpreter, from that tree."""
+
+    def __init__(self, tree: Path, config: Path, port: int, processes: int) -> None:
+        super().__init__(config, port)
+        self.tree = tree
+        self.processes = processes
+
+    def start(self, timeout_s: float = 90.0) -> None:
+        self.process = subprocess.Popen(
+            [
+                str(self.tree / ".venv" / "bin" / "python"),
+                "-m",
+                "praxis.serve.cli",
+                "serve",
+                "--config",
+                str(self.config),
+                "--listen",
+                self.address,
+                "--log-level",
+                "WARNING",
+                "--processes",
+                str(self.processes),
+            ],
+            cwd=self.tree,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        track(self.process)
+        self.wait_healthy(timeout_s)
+
+
+def one_round(
+    tree: Path, workload: str, clients: int, seconds: float, processes: int
+) -> dict[str, Any]:
+    """One server from ``tree``, one ``bench_pair`` of ``workload``."""
+    with tempfile.TemporaryDirectory(prefix="praxis-commands-") as tmp:
+        config = write_config(Path(tmp), synchronous="FULL")
+        server = TreeServer(tree, config, free_port(), processes)
+        server.start()
+        assert server.process is not None
+        try:
+            noop, durable = BENCHES[workload].bench_pair(
+                server.address, clients, seconds, server.process.pid
+            )
+        finally:
+            server.terminate()
+    rate = durable["calls_per_s"] if "calls_per_s" in durable else durable["commands_per_s"]
+    return {
+        "ratio_to_noop": rate / noop["calls_per_s"],
+        "server_cpu_ms": durable["server_cpu_ms_per_call"],
+        "noop_server_cpu_ms": noop["server_cpu_ms_per_call"],
+        "cpu_per_noop": durable["server_cpu_ms_per_call"] / noop["server_cpu_ms_per_call"],
+        "calls_per_s": rate,
+        "noop_calls_per_s": noop["calls_per_s"],
+        "load_1m": os.getloadavg()[0],
+    }
+
+
+def summary(rounds: list[dict[str, Any]]) -> dict[str, float]:
+    """The medians of a tree's rounds."""
+    return {key: round(statistics.median(r[key] for r in rounds), 3) for key in FIGURES}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", type=Path, required=True, help="the other code tree")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds per tree")
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--processes", type=int, default=1, help="server processes")
+    parser.add_argument("--workloads", default="start,registry")
+    args = parser.parse_args()
+    trees = {"baseline": args.baseline.resolve(), "this": HERE}
+    report: dict[str, Any] = {
+        "command": "python benchmarks/commands_bench.py " + " ".join(sys.argv[1:]),
+        "trees": {label: str(path) for label, path in trees.items()},
+        "commits": {label: _commit(path) for label, path in trees.items()},
+        "server_processes": args.processes,
+        "synchronous": "FULL",
+        "load_average_start": os.getloadavg(),
+        "workloads": {},
+    }
+    for workload in args.workloads.split(","):
+        found: dict[str, list[dict[str, Any]]] = {label: [] for label in trees}
+        for round_ in range(args.rounds):
+            order = ["baseline", "this"] if round_ % 2 == 0 else ["this", "baseline"]
+            for label in order:
+                result = one_round(
+                    trees[label], workload, args.clients, args.seconds, args.processes
+                )
+                found[label].append(result)
+                print(f"{workload} {label}: " + json.dumps(result), flush=True)
+        medians = {label: summary(rounds) for label, rounds in found.items()}
+        this, base = medians["this"], medians["baseline"]
+        report["workloads"][workload] = {
+            "rounds": found,
+            "medians": medians,
+            "this_over_baseline": {
+                "server_cpu_ms": round(this["server_cpu_ms"] / base["server_cpu_ms"], 3),
+                "ratio_to_noop": round(this["ratio_to_noop"] / base["ratio_to_noop"], 3),
+            },
+        }
+        print(f"{workload}: " + json.dumps(report["workloads"][workload]["medians"]))
+    report["load_average_end"] = os.getloadavg()
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"written to {RESULTS}")
+    return 0
+
+
+def _commit(tree: Path) -> str:
+    found = subprocess.run(
+        ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    dirty = subprocess.run(
+        ["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return found.stdout.strip() + (" (modified)" if dirty.stdout.strip() else "")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
