@@ -2,10 +2,12 @@
 
 StartRun calls and registry commands (``startrun_bench.bench_pair`` and
 ``registry_bench.bench_pair``: 8 clients, no-op windows alternating with durable ones)
-are run against a ``praxis serve`` (SQLite, ``synchronous=FULL``) started from each of two
-code trees in turn, in alternating rounds (A B B A ...), a fresh server and database each
-time. Each tree's server runs with its own virtualenv's interpreter (``TREE/.venv``), so
-the baseline is exactly the code of that tree. Reported per tree and workload (medians
+are run against a ``praxis serve`` (SQLite, ``synchronous=FULL``) started from each of
+two code trees in turn, in alternating rounds (A B B A ...), a fresh server and database
+each time; ``store_path`` runs one round of ``store_path_bench``'s completions through the
+stores in one process (no gRPC: its CPU per completion) with each tree's code. Each
+tree's server runs with its own virtualenv's interpreter (``TREE/.venv``), so the
+baseline is exactly the code of that tree. Reported per tree and workload (medians
 over the rounds): the durable rate over the no-op rate (the rows' figure), the server's
 CPU per durable call and per no-op call (from /proc, ``registry_bench.CpuMeter``) and
 their ratio, with the load average at the start and end: these machines are shared, and
@@ -13,7 +15,7 @@ CPU per call is the steadier figure. Results go to stdout and
 ``benchmarks/results/commands.json``.
 
     .venv/bin/python benchmarks/commands_bench.py --baseline /path/to/main/checkout \
-        [--rounds 4] [--seconds 8] [--processes 1] [--workloads start,registry]
+        [--rounds 4] [--seconds 8] [--processes 1] [--workloads start,registry,store_path]
 """
 
 from __future__ import annotations
@@ -73,10 +75,50 @@ class TreeServer(ServerProcess):
         self.wait_healthy(timeout_s)
 
 
+# One round of store_path_bench in a tree's own interpreter (its results file untouched):
+# the store path of a completion, in one process, no gRPC.
+STORE_PATH = """
+import json, sys, tempfile
+sys.path.insert(0, ".")
+from benchmarks import store_path_bench as bench
+from praxis.app import Engine, Settings
+from praxis.clock import SystemClock
+from tests.support.harness import authority
+with tempfile.TemporaryDirectory() as raw:
+    engine = Engine(Settings(database_url=f"sqlite:///{raw}/store.db", authority=authority(),
+                             clock=SystemClock(), sweeper=False))
+    try:
+        bench.one_round(engine, 0, 20)  # warm
+        print(json.dumps(bench.one_round(engine, 1, 100)))
+    finally:
+        engine.close()
+"""
+
+
+def store_path_round(tree: Path) -> dict[str, Any]:
+    """CPU per completion of ``store_path_bench``'s workload run by ``tree``'s code."""
+    found = subprocess.run(
+        [str(tree / ".venv" / "bin" / "python"), "-c", STORE_PATH],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result = json.loads(found.stdout.strip().splitlines()[-1])
+    return {
+        "server_cpu_ms": result["cpu_ms_per_completion"],
+        "wall_ms": result["wall_ms_per_completion"],
+        "load_1m": os.getloadavg()[0],
+    }
+
+
 def one_round(
     tree: Path, workload: str, clients: int, seconds: float, processes: int
 ) -> dict[str, Any]:
-    """One server from ``tree``, one ``bench_pair`` of ``workload``."""
+    """One server from ``tree``, one ``bench_pair`` of ``workload`` (``store_path``: one
+    round of the store path of completions, in one process)."""
+    if workload == "store_path":
+        return store_path_round(tree)
     with tempfile.TemporaryDirectory(prefix="praxis-commands-") as tmp:
         config = write_config(Path(tmp), synchronous="FULL")
         server = TreeServer(tree, config, free_port(), processes)
@@ -102,7 +144,11 @@ def one_round(
 
 def summary(rounds: list[dict[str, Any]]) -> dict[str, float]:
     """The medians of a tree's rounds."""
-    return {key: round(statistics.median(r[key] for r in rounds), 3) for key in FIGURES}
+    return {
+        key: round(statistics.median(r[key] for r in rounds), 3)
+        for key in FIGURES
+        if key in rounds[0]
+    }
 
 
 def main() -> int:
@@ -139,10 +185,7 @@ def main() -> int:
         report["workloads"][workload] = {
             "rounds": found,
             "medians": medians,
-            "this_over_baseline": {
-                "server_cpu_ms": round(this["server_cpu_ms"] / base["server_cpu_ms"], 3),
-                "ratio_to_noop": round(this["ratio_to_noop"] / base["ratio_to_noop"], 3),
-            },
+            "this_over_baseline": {key: round(this[key] / base[key], 3) for key in this},
         }
         print(f"{workload}: " + json.dumps(report["workloads"][workload]["medians"]))
     report["load_average_end"] = os.getloadavg()
