@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy.engine import Connection
@@ -108,7 +109,7 @@ def test_a_write_made_on_an_event_loop_is_written_on_its_thread(tmp_path: Path) 
     db.migrate(NOW, MIGRATIONS)
     seen: dict[str, object] = {}
 
-    def put(key: str) -> object:
+    def put(key: str) -> Callable[[Connection], str]:
         def body(connection: Connection) -> str:
             seen.setdefault(key, threading.get_ident())
             controls.put_meta(connection, key, "v")
@@ -116,7 +117,7 @@ def test_a_write_made_on_an_event_loop_is_written_on_its_thread(tmp_path: Path) 
 
         return body
 
-    def nested(connection: Connection) -> object:
+    def nested(connection: Connection) -> str:
         return db.transact(put("inner"))
 
     async def on_the_loop() -> None:
