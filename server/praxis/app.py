@@ -83,7 +83,7 @@ from praxis.rpc.reflection import serve_reflection
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
 from praxis.rpc.schedules import ScheduleServicer
-from praxis.rpc.serving import Blocking, Gates
+from praxis.rpc.serving import ON_LOOP, Blocking, Gates
 from praxis.rpc.simulation import SimulationServicer
 from praxis.rpc.tasks import TaskServicer
 from praxis.rpc.testing import TestClockServicer
@@ -492,9 +492,10 @@ class Server:
     """A running asyncio gRPC server over an :class:`Engine`.
 
     The server owns one event-loop thread (every stream, long poll, health and
-    reflection call lives there and holds no thread while it waits) and one bounded
-    executor (unary RPCs, and the database work of streams). Its methods are called
-    from ordinary threads.
+    reflection call lives there and holds no thread while it waits; on SQLite the hot
+    unary calls too, see :mod:`praxis.rpc.serving`) and one bounded executor (the other
+    unary RPCs; on PostgreSQL all of them, and the database work of streams). Its
+    methods are called from ordinary threads.
     """
 
     def __init__(self, settings: Settings) -> None:
@@ -677,17 +678,26 @@ class Server:
     async def _build(self) -> int:
         settings, engine = self.settings, self.engine
         engine.signals.attach(asyncio.get_running_loop())
+        # SQLite written by this process alone: the hot calls and the database work of
+        # streams run on the loop (praxis.rpc.serving). Where other processes write the
+        # same file (decide_ahead) each command would take the writers' turn on its own,
+        # outside its process's group commit: they keep the pool and the writer thread,
+        # as PostgreSQL's round trips do.
+        alone = engine.db.single_writer and not settings.decide_ahead
+        on_loop = ON_LOOP if alone else frozenset()
         self.grpc = grpc.aio.server(
             migration_thread_pool=self.executor,
             interceptors=[
                 *self._observing(),  # outermost: metrics and per-RPC spans
-                AuthInterceptor(engine.settings.authority, settings.clock, self.gates.streams_of),
+                AuthInterceptor(
+                    engine.settings.authority, settings.clock, self.gates.streams_of, on_loop
+                ),
             ],
             options=[("grpc.so_reuseport", 1 if settings.reuse_port else 0)],
         )
         self.health = health_aio.HealthServicer()
         engine.db.storage_listeners.append(self._storage_health)
-        self.service_names = self._add_servicers(Blocking(self.executor))
+        self.service_names = self._add_servicers(Blocking(self.executor, bool(on_loop)))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.grpc)
         self.service_names += [
             health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,

@@ -27,7 +27,7 @@ from praxis.core.rejection import Code, Rejection
 from praxis.observability import logs
 from praxis.observability.tracing import current_rpc, metadata_context
 from praxis.rpc.errors import Aborted, abort
-from praxis.rpc.serving import SERVICE_STREAMS, Gate, abort_async
+from praxis.rpc.serving import SERVICE_STREAMS, Gate, abort_async, on_the_loop
 from praxis.store.db.files import StorageFailure
 from praxis.store.wake.hub import principal_topic
 
@@ -116,17 +116,24 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
     """Authenticates each call, holds a stream slot per open stream, and maps
     unexpected exceptions to INTERNAL.
 
-    Synchronous handlers run on the server's executor: the wrapper authenticates there,
-    in the handler's own thread, so :func:`principal` works inside them. Coroutine and
-    async-generator handlers are authenticated on the event loop, in the call's task.
+    Synchronous handlers run on the server's executor, or on the event loop for the
+    methods of ``on_loop`` (:data:`praxis.rpc.serving.ON_LOOP` on SQLite): the wrapper
+    authenticates where the handler runs, so :func:`principal` works inside them.
+    Coroutine and async-generator handlers are authenticated on the event loop, in the
+    call's task.
     """
 
     def __init__(
-        self, authority: Authority, clock: Clock, streams_of: Callable[[str], Gate]
+        self,
+        authority: Authority,
+        clock: Clock,
+        streams_of: Callable[[str], Gate],
+        on_loop: frozenset[str] = frozenset(),
     ) -> None:
         self._authority = authority
         self._clock = clock
         self._streams_of = streams_of  # the stream gate of a method
+        self._on_loop = on_loop  # synchronous methods run on the loop (serving.ON_LOOP)
 
     async def intercept_service(
         self,
@@ -140,11 +147,12 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
         needs_auth = not method.startswith(UNAUTHENTICATED_PREFIXES)
         if handler.unary_unary:
             behavior = handler.unary_unary
-            wrapped = (
-                self._wrap_coroutine(behavior, needs_auth, method, stream=False)
-                if inspect.iscoroutinefunction(behavior)
-                else self._wrap(behavior, needs_auth, method)
-            )
+            if inspect.iscoroutinefunction(behavior):
+                wrapped = self._wrap_coroutine(behavior, needs_auth, method, stream=False)
+            elif method in self._on_loop:
+                wrapped = on_the_loop(self._wrap(behavior, needs_auth, method))
+            else:
+                wrapped = self._wrap(behavior, needs_auth, method)
             return grpc.unary_unary_rpc_method_handler(
                 wrapped,
                 request_deserializer=_tolerant(handler.request_deserializer),

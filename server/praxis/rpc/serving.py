@@ -1,10 +1,26 @@
-"""What the asyncio server needs around the servicers: gates, the executor, async aborts.
+"""What the asyncio server needs around the servicers: gates, where calls run, async aborts.
 
-Unary RPCs stay synchronous and run on a bounded thread pool. Streams and long polls are
-coroutines on the event loop: they hold no thread while they wait, and reach the
-database through :meth:`Blocking.run` on the same pool. Open streams and waiting long
-polls are counted per principal and in total; past a limit a call is refused at once
-with ``RESOURCE_EXHAUSTED`` instead of queueing.
+Streams and long polls are coroutines on the event loop: they hold no thread while they
+wait. Open streams and waiting long polls are counted per principal and in total; past a
+limit a call is refused at once with ``RESOURCE_EXHAUSTED`` instead of queueing.
+
+Where a call's store work runs depends on the database:
+
+- **SQLite, one server process: the hot calls run on the event loop itself.** The
+  database is in the process and a command's statements take microseconds; its one
+  COMMIT (``synchronous=FULL``) about 0.2 ms. Handing each call to a pool thread and
+  its write on to the writer thread cost more than the work (a quarter of a
+  completion's CPU went to thread and GIL hand-offs, issue 40). So the unary methods of
+  :data:`ON_LOOP` run on the loop, and the database work of streams and long polls
+  (:meth:`Blocking.run`) too; their writes are made right there
+  (:meth:`praxis.store.db.database.Database.transact`). Every other unary method
+  (listings, exports, administration: work whose size a caller chooses) keeps a pool
+  thread, so it never stalls the loop.
+- **PostgreSQL, and SQLite with several server processes: every store call runs on the
+  bounded pool.** PostgreSQL's statements are round trips to another process; the loop
+  never waits on one. Processes sharing a SQLite file take the writers' turn in turn
+  (:mod:`praxis.store.db.writer_turn`): the pool's commands reach it together, one group
+  commit per turn, where each call on a loop would take it alone.
 """
 
 from __future__ import annotations
@@ -131,18 +147,74 @@ SERVICE_STREAMS = {"/grpc.health.v1.Health/": "health", "/grpc.reflection.": "re
 """Services whose streams have a gate of their own (method prefix -> name)."""
 
 
-class Blocking:
-    """Runs blocking store calls on the server's bounded executor."""
+ON_LOOP = frozenset(
+    {
+        # the worker protocol (ClaimTasks and SettleTasks are coroutines already)
+        "/aiws.engine.v1.TaskService/Heartbeat",
+        "/aiws.engine.v1.TaskService/CompleteTask",
+        "/aiws.engine.v1.TaskService/FailTask",
+        # one run at a time
+        "/aiws.engine.v1.RunService/StartRun",
+        "/aiws.engine.v1.RunService/StopRun",
+        "/aiws.engine.v1.RunService/GetRun",
+        "/aiws.engine.v1.RunService/GetNodeResult",
+        # registry commands and the reads of one definition
+        "/aiws.engine.v1.RegistryService/Review",
+        "/aiws.engine.v1.RegistryService/Execute",
+        "/aiws.engine.v1.RegistryService/GetHead",
+        "/aiws.engine.v1.RegistryService/GetProposal",
+    }
+)
+"""The synchronous unary methods that run on the event loop on SQLite (see the module's
+docstring): each reads and writes a bounded amount (one run, one definition, one batch
+of at most ``MAX_SETTLEMENTS``)."""
 
-    def __init__(self, executor: ThreadPoolExecutor | None = None) -> None:
+
+class Blocking:
+    """Runs blocking store calls: on the server's bounded executor, or (``on_loop``,
+    SQLite) on the event loop itself, in the caller's task."""
+
+    def __init__(self, executor: ThreadPoolExecutor | None = None, on_loop: bool = False) -> None:
         self.executor = executor
+        self.on_loop = on_loop
 
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-        """``function(*args, **kwargs)`` on the executor; the caller's task waits."""
+        """``function(*args, **kwargs)``; the caller's task waits for it."""
+        if self.on_loop:
+            return function(*args, **kwargs)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self.executor, functools.partial(function, *args, **kwargs)
         )
+
+
+class _LoopContext:
+    """The call's context as a synchronous handler run on the loop sees it: its ``abort``
+    records the status (as the executor's context for synchronous handlers does, see
+    :func:`praxis.rpc.errors.abort`), and :func:`on_the_loop` ends the call with it."""
+
+    def __init__(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
+        self._context = context
+        self.aborted: tuple[Any, str, Any] | None = None
+
+    def abort(self, code: Any, details: str = "", trailing_metadata: Any = ()) -> None:
+        self.aborted = (code, details, trailing_metadata)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
+
+
+def on_the_loop(handler: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """A synchronous unary handler as a coroutine that runs it on the event loop."""
+
+    async def run(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+        seen = _LoopContext(context)
+        response = handler(request, seen)
+        if seen.aborted is not None:
+            await context.abort(*seen.aborted)
+        return response
+
+    return run
 
 
 async def abort_async(

@@ -22,7 +22,7 @@ from praxis.rpc.errors import code_number, unwrap
 from praxis.rpc.serving import Blocking, Gates, abort_async
 from praxis.store.runtime.matching import Waiter
 from praxis.store.runtime.tasks import Claim, Settlement, TaskStore, TaskView, check_claim
-from praxis.store.wake.hub import Hub, Subscription, work_topic
+from praxis.store.wake.hub import Hub, Subscription, call_soon, work_topic
 
 CONTENDED_RETRY_S = 0.05
 """How soon a long poll claims again after its claim skipped a run another transaction held
@@ -224,7 +224,7 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             work.nudge()
 
         def wake_from_any_thread() -> None:
-            loop.call_soon_threadsafe(wake)
+            call_soon(loop, wake)
 
         waiter = self.store.waiters.park(
             Waiter(

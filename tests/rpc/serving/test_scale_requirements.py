@@ -208,16 +208,17 @@ def test_health_and_reflection_answer_while_every_executor_thread_is_busy(
     tmp_path: Path,
 ) -> None:
     """Issue 8: health and reflection are never starved by other calls. Every thread of
-    the bounded executor is taken (as by slow unary calls), yet both answer at once."""
+    the bounded executor is taken (as by slow unary calls), yet both answer at once.
+    Issue 40: on SQLite the hot calls (StartRun, GetRun, SettleTasks) run on the event
+    loop and answer at once too; a listing waits for a pool thread."""
     h = start_server(tmp_path / "praxis.db", serving=ServingLimits(executor_threads=2))
     release = threading.Event()
     busy = [h.server.executor.submit(release.wait, 30) for _ in range(2)]
+    alice = [("authorization", f"Bearer {token_of('alice')}")]
     try:
         with grpc.insecure_channel(h.address) as channel:
-            queued = run_pb2_grpc.RunServiceStub(channel).GetRun.future(
-                run_pb2.GetRunRequest(run_id="run-x"),
-                metadata=[("authorization", f"Bearer {token_of('alice')}")],
-            )
+            runs = run_pb2_grpc.RunServiceStub(channel)
+            queued = runs.ListRuns.future(run_pb2.ListRunsRequest(), metadata=alice)
             health = health_pb2_grpc.HealthStub(channel)
             reflection = reflection_pb2_grpc.ServerReflectionStub(channel)
             for _ in range(5):
@@ -229,13 +230,52 @@ def test_health_and_reflection_answer_while_every_executor_thread_is_busy(
                 answer = next(reflection.ServerReflectionInfo(iter([ask]), timeout=2))
                 assert answer.list_services_response.service
                 assert time.perf_counter() - began < 1.0
-            assert not queued.done()  # the unary call waits for a thread
-            release.set()
-            with pytest.raises(grpc.RpcError) as missing:  # then runs: no such run
-                queued.result(timeout=10)
+            started = runs.StartRun(
+                run_pb2.StartRunRequest(
+                    request_id="r1", definition_json=json.dumps(definition("a", a=node()))
+                ),
+                metadata=alice,
+                timeout=2,
+            ).run
+            got = runs.GetRun(run_pb2.GetRunRequest(run_id=started.run_id), metadata=alice)
+            assert got.run.run_id == started.run_id
+            with pytest.raises(grpc.RpcError) as missing:  # refused on the loop, at once
+                runs.GetRun(run_pb2.GetRunRequest(run_id="run-x"), metadata=alice, timeout=2)
             assert error_details(missing.value).reason == "RUN_NOT_FOUND"
+            assert not queued.done()  # the listing waits for a thread
+            release.set()
+            assert [r.run_id for r in queued.result(timeout=10).runs] == [started.run_id]
     finally:
         release.set()
         for future in busy:
             future.result(timeout=5)
+        h.close()
+
+
+def test_hot_calls_keep_the_pool_where_other_processes_write_the_file(tmp_path: Path) -> None:
+    """Issue 40: where other server processes write the same SQLite file (``--processes
+    N``, ``decide_ahead``) a call on the loop would take the writers' turn alone; there
+    StartRun waits for a pool thread like every unary call."""
+    h = start_server(
+        tmp_path / "praxis.db", serving=ServingLimits(executor_threads=1), decide_ahead=True
+    )
+    release = threading.Event()
+    busy = h.server.executor.submit(release.wait, 30)
+    alice = [("authorization", f"Bearer {token_of('alice')}")]
+    try:
+        with grpc.insecure_channel(h.address) as channel:
+            runs = run_pb2_grpc.RunServiceStub(channel)
+            queued = runs.StartRun.future(
+                run_pb2.StartRunRequest(
+                    request_id="r1", definition_json=json.dumps(definition("a", a=node()))
+                ),
+                metadata=alice,
+            )
+            time.sleep(0.5)
+            assert not queued.done()  # waits for the one pool thread
+            release.set()
+            assert queued.result(timeout=10).created
+    finally:
+        release.set()
+        busy.result(timeout=5)
         h.close()

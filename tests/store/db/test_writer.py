@@ -1,15 +1,18 @@
-"""Issue 40, item 3: one writer thread per process owns SQLite's write connection.
+"""Issue 40, items 2 and 3: who writes SQLite's one write connection.
 
-Callers queue their commands and wait; the writer runs them (each in its own SAVEPOINT,
-batched under one COMMIT) and answers each once its batch is durable: no caller thread
-writes or takes the write over from another. A failing command gets its own error and
-the others of its batch commit.
+Threads queue their commands and wait; the writer thread runs them (each in its own
+SAVEPOINT, batched under one COMMIT) and answers each once its batch is durable: no
+caller thread writes or takes the write over from another. A failing command gets its
+own error and the others of its batch commit. A command made on an event loop (the
+server's, where the hot RPCs run on SQLite) is written on the loop's thread itself.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy.engine import Connection
@@ -93,4 +96,45 @@ def test_one_writer_thread_runs_every_callers_command(tmp_path: Path) -> None:
     found = stored(path)
     assert {key for key in found if key.startswith("k")} == {f"k{i}" for i in range(21)}
     assert "refused" not in found and "broken" not in found
+    db.close()
+
+
+def test_a_write_made_on_an_event_loop_is_written_on_its_thread(tmp_path: Path) -> None:
+    """On a thread that runs an event loop the command runs right there (no hand-off to
+    the writer thread) and is durable when the call returns; a batch too. A write asked
+    for from inside that write is refused rather than waiting for itself. A thread
+    without a loop still queues for the writer thread."""
+    path = tmp_path / "a.db"
+    db = Database(f"sqlite:///{path}")
+    db.migrate(NOW, MIGRATIONS)
+    seen: dict[str, object] = {}
+
+    def put(key: str) -> Callable[[Connection], str]:
+        def body(connection: Connection) -> str:
+            seen.setdefault(key, threading.get_ident())
+            controls.put_meta(connection, key, "v")
+            return key
+
+        return body
+
+    def nested(connection: Connection) -> str:
+        return db.transact(put("inner"))
+
+    async def on_the_loop() -> None:
+        seen["loop"] = threading.get_ident()
+        seen["answer"] = db.transact(put("k1"))
+        seen["durable"] = stored(path).get("k1") == "v"
+        seen["batch"] = db.transact_many([put("k2"), put("k3")])
+        try:
+            db.transact(nested)
+        except RuntimeError as error:
+            seen["nested"] = str(error)
+
+    asyncio.run(on_the_loop())
+    assert seen["answer"] == "k1" and seen["durable"] is True
+    assert seen["batch"] == ["k2", "k3"]
+    assert seen["k1"] == seen["k2"] == seen["k3"] == seen["loop"]
+    assert "its own write" in str(seen["nested"]) and "inner" not in stored(path)
+    assert db.transact(put("k4")) == "k4"
+    assert seen["k4"] not in (seen["loop"], threading.get_ident())  # the writer thread
     db.close()

@@ -14,6 +14,7 @@ from praxis.store.wake.hub import (
     PRINCIPAL,
     Hub,
     UnixBroadcast,
+    call_soon,
     decode,
     encode,
     merged,
@@ -163,3 +164,30 @@ def test_merged_wake_ups_add_counts_and_keep_all() -> None:
     second = {work_topic("echo"): 3, work_topic("x"): 1, run_topic("a"): 0}
     assert merged([first, second]) == {work_topic("echo"): 5, work_topic("x"): 1, run_topic("a"): 0}
     assert merged([{"work:m": 0}, {"work:m": 4}]) == {"work:m": 0}
+
+
+def test_call_soon_queues_directly_on_the_loop_and_through_the_pipe_from_elsewhere() -> None:
+    """Issue 40: a write made on the loop publishes its wake-ups without the self-pipe
+    (a syscall and a wake-up of the loop each); another thread still goes through it."""
+    ran: list[str] = []
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        threadsafe = loop.call_soon_threadsafe
+        piped: list[object] = []
+
+        def counted(callback: object, *args: object) -> object:
+            piped.append(callback)
+            return threadsafe(callback, *args)  # type: ignore[arg-type]
+
+        loop.call_soon_threadsafe = counted  # type: ignore[method-assign,assignment]
+        call_soon(loop, ran.append, "loop")
+        await asyncio.sleep(0)
+        assert ran == ["loop"] and piped == []
+        other = threading.Thread(target=call_soon, args=(loop, ran.append, "thread"))
+        other.start()
+        other.join()
+        await asyncio.sleep(0.05)
+        assert ran == ["loop", "thread"] and len(piped) == 1
+
+    asyncio.run(main())

@@ -4,10 +4,10 @@ A waiter holds no thread. It subscribes (on the server's event loop) to the topi
 cares about, reads the database, and awaits its :class:`Subscription` until a commit
 publishes one of those topics, or until a slow safety-net timeout (``recheck_ms``,
 60 s by default: only wake-ups that cannot arrive need it, such as commits made by
-servers on another machine sharing a PostgreSQL database). Committing code runs
-on executor threads and publishes with :meth:`Hub.publish`, which is thread-safe: it
-hands the wake-ups to the loop with ``call_soon_threadsafe`` and to the other server
-processes of the installation through a :class:`Broadcast`.
+servers on another machine sharing a PostgreSQL database). Committing code runs on
+the event loop or on other threads and publishes with :meth:`Hub.publish`, which is
+thread-safe: it hands the wake-ups to the loop (:func:`call_soon`) and to the other
+server processes of the installation through a :class:`Broadcast`.
 
 Topics:
 
@@ -82,6 +82,18 @@ without a record impose are forgotten."""
 def principal_topic(principal_id: str) -> str:
     """The topic of a principal's revocation or token rotation."""
     return f"{PRINCIPAL}{principal_id}"
+
+
+def call_soon(
+    loop: asyncio.AbstractEventLoop, callback: Callable[..., object], *args: object
+) -> None:
+    """Schedules ``callback(*args)`` on ``loop``, from any thread. On the loop's own
+    thread (a write made on the loop, :mod:`praxis.rpc.serving`) it is queued directly;
+    from another thread through the loop's self-pipe, which costs a write and a wake-up."""
+    if asyncio._get_running_loop() is loop:
+        loop.call_soon(callback, *args)
+    else:
+        loop.call_soon_threadsafe(callback, *args)
 
 
 def merged(parts: Iterable[Wakes]) -> dict[str, int]:
@@ -245,7 +257,7 @@ class Hub:
         loop = self._loop
         if loop is not None and not loop.is_closed():
             with contextlib.suppress(RuntimeError):  # a closed loop has nobody waiting
-                loop.call_soon_threadsafe(self._deliver, dict(wakes))
+                call_soon(loop, self._deliver, dict(wakes))
         if remote and self.broadcast is not None:
             self.broadcast.send(wakes)
 
