@@ -41,6 +41,14 @@ BENCHES = {"start": startrun_bench, "registry": registry_bench}
 FIGURES = ("ratio_to_noop", "server_cpu_ms", "noop_server_cpu_ms", "cpu_per_noop", "calls_per_s")
 
 
+def tree_path(tree: Path) -> dict[str, str]:
+    """``PYTHONPATH`` naming the tree's own packages first: a tree without a virtualenv of
+    its own (an exported commit, with ``.venv`` linked to another tree's) still runs its
+    own code."""
+    paths = [tree / "server", tree / "clients" / "python", tree / "clients" / "python" / "gen"]
+    return {"PYTHONPATH": os.pathsep.join(str(path) for path in paths)}
+
+
 class TreeServer(ServerProcess):
     """``praxis serve`` run by another code tree's interpreter, from that tree."""
 
@@ -69,7 +77,7 @@ class TreeServer(ServerProcess):
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **tree_path(self.tree)},
         )
         track(self.process)
         self.wait_healthy(timeout_s)
@@ -100,6 +108,7 @@ def store_path_round(tree: Path) -> dict[str, Any]:
     found = subprocess.run(
         [str(tree / ".venv" / "bin" / "python"), "-c", STORE_PATH],
         cwd=tree,
+        env={**os.environ, **tree_path(tree)},
         capture_output=True,
         text=True,
         check=True,
@@ -195,6 +204,10 @@ def main() -> int:
 
 
 def _commit(tree: Path) -> str:
+    """The tree's commit ("(modified)" when its tracked files differ), or what its
+    ``COMMIT`` file says (an exported tree)."""
+    if not (tree / ".git").exists() and (tree / "COMMIT").exists():
+        return (tree / "COMMIT").read_text(encoding="utf-8").strip() + " (exported)"
     found = subprocess.run(
         ["git", "-C", str(tree), "rev-parse", "--short", "HEAD"],
         capture_output=True,
