@@ -12,7 +12,7 @@ over the rounds): the durable rate over the no-op rate (the rows' figure), the s
 CPU per durable call and per no-op call (from /proc, ``registry_bench.CpuMeter``) and
 their ratio, with the load average at the start and end: these machines are shared, and
 CPU per call is the steadier figure. Results go to stdout and
-``benchmarks/results/commands.json``.
+``benchmarks/results/commands.json`` (or ``--output``).
 
     .venv/bin/python benchmarks/commands_bench.py --baseline /path/to/main/checkout \
         [--rounds 4] [--seconds 8] [--processes 1] [--workloads start,registry,store_path]
@@ -168,6 +168,7 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--processes", type=int, default=1, help="server processes")
     parser.add_argument("--workloads", default="start,registry")
+    parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args()
     trees = {"baseline": args.baseline.resolve(), "this": HERE}
     report: dict[str, Any] = {
@@ -198,8 +199,8 @@ def main() -> int:
         }
         print(f"{workload}: " + json.dumps(report["workloads"][workload]["medians"]))
     report["load_average_end"] = os.getloadavg()
-    RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(f"written to {RESULTS}")
+    args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"written to {args.output}")
     return 0
 
 
