@@ -75,9 +75,7 @@ def main() -> int:
             per[label] = (high - low) / (long - short)
             print(f"{workload} {label}: {per[label] / 1e6:.4f} M instructions per step")
         report["workloads"][workload] = {
-            "step": "StartRun call"
-            if workload == "start"
-            else "registry cycle (3 durable + Review)",
+            "step": STEPS[workload],
             "instructions_per_step": {label: round(value) for label, value in per.items()},
             "this_over_baseline": round(per["this"] / per["baseline"], 4),
         }
