@@ -12,12 +12,15 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from praxis.store.controls import rows as controls
+from praxis.store.db import loop_calls
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.metadata import meta
 from praxis.store.schema import MIGRATIONS
@@ -108,7 +111,7 @@ def test_a_write_made_on_an_event_loop_is_written_on_its_thread(tmp_path: Path) 
     db.migrate(NOW, MIGRATIONS)
     seen: dict[str, object] = {}
 
-    def put(key: str) -> object:
+    def put(key: str) -> Callable[[Connection], str]:
         def body(connection: Connection) -> str:
             seen.setdefault(key, threading.get_ident())
             controls.put_meta(connection, key, "v")
@@ -116,7 +119,7 @@ def test_a_write_made_on_an_event_loop_is_written_on_its_thread(tmp_path: Path) 
 
         return body
 
-    def nested(connection: Connection) -> object:
+    def nested(connection: Connection) -> str:
         return db.transact(put("inner"))
 
     async def on_the_loop() -> None:
@@ -136,4 +139,63 @@ def test_a_write_made_on_an_event_loop_is_written_on_its_thread(tmp_path: Path) 
     assert "its own write" in str(seen["nested"]) and "inner" not in stored(path)
     assert db.transact(put("k4")) == "k4"
     assert seen["k4"] not in (seen["loop"], threading.get_ident())  # the writer thread
+    db.close()
+
+
+def test_store_calls_on_the_loop_share_one_group_commit(tmp_path: Path) -> None:
+    """Store calls on the loop (praxis.store.db.loop_calls) that write in the same turn
+    of the loop share one COMMIT; each goes on with its own answer once it is durable,
+    a failing one gets its own error, and the loop is not held up meanwhile. A call
+    cancelled while it waits still has its write made."""
+    path = tmp_path / "a.db"
+    db = Database(f"sqlite:///{path}")
+    db.migrate(NOW, MIGRATIONS)
+    batches: list[int] = []
+    commit = db._commit_pending
+
+    def counted(batch: list[Any]) -> None:
+        batches.append(len(batch))
+        commit(batch)
+
+    db._commit_pending = counted  # type: ignore[method-assign]
+
+    def put(key: str) -> str:
+        def body(connection: Connection) -> str:
+            controls.put_meta(connection, key, "v")
+            return key
+
+        answer = db.transact(body)
+        assert stored(path).get(key) == "v"  # durable before the call goes on
+        return answer
+
+    def broken(connection: Connection) -> str:
+        raise ValueError("a bug")
+
+    async def main() -> dict[str, object]:
+        ticks: list[int] = []
+
+        async def ticking() -> None:
+            for tick in range(3):
+                ticks.append(tick)
+                await asyncio.sleep(0)
+
+        calls = [loop_calls.call(put, f"k{i}") for i in range(5)]
+        failing = loop_calls.call(db.transact, broken)
+        answers = await asyncio.gather(*calls, failing, ticking(), return_exceptions=True)
+        cancelled = asyncio.ensure_future(loop_calls.call(put, "gone"))
+        await asyncio.sleep(0)  # it queued its write and waits
+        cancelled.cancel()
+        try:
+            await cancelled
+        except asyncio.CancelledError:
+            gone = "cancelled"
+        return {"answers": answers, "ticks": ticks, "gone": gone}
+
+    found = asyncio.run(main())
+    answers = cast(list[object], found["answers"])
+    assert answers[:5] == ["k0", "k1", "k2", "k3", "k4"]
+    assert isinstance(answers[5], ValueError)
+    assert found["ticks"] == [0, 1, 2] and found["gone"] == "cancelled"
+    assert batches == [6, 1]  # one COMMIT for the six, one for the cancelled call's write
+    assert stored(path).get("gone") == "v"
     db.close()
