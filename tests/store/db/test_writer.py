@@ -10,6 +10,8 @@ server's, where the hot RPCs run on SQLite) is written on the loop's thread itse
 from __future__ import annotations
 
 import asyncio
+import fcntl
+import os
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -151,13 +153,13 @@ def test_store_calls_on_the_loop_share_one_group_commit(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{path}")
     db.migrate(NOW, MIGRATIONS)
     batches: list[int] = []
-    commit = db._commit_pending
+    write = db._write_batch
 
-    def counted(batch: list[Any]) -> None:
+    def counted(batch: list[Any]) -> Callable[[], None]:
         batches.append(len(batch))
-        commit(batch)
+        return write(batch)
 
-    db._commit_pending = counted  # type: ignore[method-assign]
+    db._write_batch = counted  # type: ignore[method-assign]
 
     def put(key: str) -> str:
         def body(connection: Connection) -> str:
@@ -198,4 +200,51 @@ def test_store_calls_on_the_loop_share_one_group_commit(tmp_path: Path) -> None:
     assert found["ticks"] == [0, 1, 2] and found["gone"] == "cancelled"
     assert batches == [6, 1]  # one COMMIT for the six, one for the cancelled call's write
     assert stored(path).get("gone") == "v"
+    db.close()
+
+
+def test_the_loop_goes_on_while_another_process_holds_the_writers_turn(tmp_path: Path) -> None:
+    """While another server process holds the writers' turn (its flock on
+    ``<db>.writer``), a store call on the loop that writes waits for it off the loop: the
+    loop goes on (here: ticks and a second call that queues its write into the same
+    batch), and both writes are made, in one COMMIT, once the turn is given back."""
+    path = tmp_path / "a.db"
+    db = Database(f"sqlite:///{path}")
+    db.migrate(NOW, MIGRATIONS)
+    batches: list[int] = []
+    write = db._write_batch
+
+    def counted(batch: list[Any]) -> Callable[[], None]:
+        batches.append(len(batch))
+        return write(batch)
+
+    db._write_batch = counted  # type: ignore[method-assign]
+
+    def put(key: str) -> str:
+        def body(connection: Connection) -> str:
+            controls.put_meta(connection, key, "v")
+            return key
+
+        return db.transact(body)
+
+    other = os.open(path.with_name(path.name + ".writer"), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(other, fcntl.LOCK_EX)  # another process's turn
+
+    async def main() -> tuple[list[str], int]:
+        first = asyncio.ensure_future(loop_calls.call(put, "k1"))
+        ticks = 0
+        for _ in range(20):  # the loop runs on while the turn is held elsewhere
+            await asyncio.sleep(0.005)
+            ticks += 1
+        second = asyncio.ensure_future(loop_calls.call(put, "k2"))
+        await asyncio.sleep(0.01)
+        assert not first.done() and not second.done() and "k1" not in stored(path)
+        fcntl.flock(other, fcntl.LOCK_UN)
+        return list(await asyncio.gather(first, second)), ticks
+
+    answers, ticks = asyncio.run(main())
+    os.close(other)
+    assert answers == ["k1", "k2"] and ticks == 20
+    assert batches == [2]
+    assert stored(path).get("k1") == stored(path).get("k2") == "v"
     db.close()

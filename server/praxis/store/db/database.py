@@ -359,13 +359,54 @@ class Database:
         loop_calls.wait(answered)
 
     def _write_loop_queue(self) -> None:
-        """The loop's group commit: every write its calls queued since the last one."""
+        """The loop's group commit: every write its calls queued since the last one.
+
+        When the write lock or the writers' turn is taken (the writer thread's batch,
+        another server process's), a thread of the loop's executor waits for them and
+        the loop goes on meanwhile: its calls decide and queue their writes, which join
+        this batch."""
+        if self._take_turn(blocking=False):
+            self._write_loop_queue_held()
+            return
+        loop = asyncio.get_running_loop()
+        waited = loop.run_in_executor(None, self._take_turn, True)
+        waited.add_done_callback(lambda _taken: self._write_loop_queue_held())
+
+    def _write_loop_queue_held(self) -> None:
+        """:meth:`_write_loop_queue` once the write lock and the turn are held: writes
+        the queue (the first ``MAX_BATCH`` under the turn held, any rest each in a turn of
+        its own), answers it, and gives both back."""
         queued, self._loop_queue = self._loop_queue, []
+        items = [item for batch, _answered in queued for item in batch]
+        self._writing_here = threading.get_ident()
         try:
-            self._write_here([item for items, _answered in queued for item in items])
+            try:
+                finish = self._write_batch(items[:MAX_BATCH])
+            finally:
+                self._give_turn()
+            finish()
+            for start in range(MAX_BATCH, len(items), MAX_BATCH):
+                with self._write_lock:
+                    self._commit_pending(items[start : start + MAX_BATCH])
         finally:
-            for _items, answered in queued:
+            self._writing_here = 0
+            for _batch, answered in queued:
                 answered.set_result(None)
+
+    def _take_turn(self, blocking: bool) -> bool:
+        """Takes the process's write lock and the writers' turn (both or neither)."""
+        if not self._write_lock.acquire(blocking=blocking):
+            return False
+        if self._turn is None or self._turn.take(blocking):
+            return True
+        self._write_lock.release()
+        return False
+
+    def _give_turn(self) -> None:
+        """Gives back what :meth:`_take_turn` took."""
+        if self._turn is not None:
+            self._turn.give_back()
+        self._write_lock.release()
 
     def _write_here(self, items: list[_Pending[object]]) -> None:
         """Writes ``items`` on this thread, an event loop's (see the module's docstring),
