@@ -13,8 +13,9 @@ So a call reads and decides on the loop, without a thread, and concurrent calls 
 share their COMMIT as the writer thread's callers do; a call's write is durable before
 the call goes on, as everywhere else. When another server process holds the writers'
 turn (or this process's writer thread writes), a thread waits for it and the loop goes
-on meanwhile: the calls it serves then join the batch that waits. A call cancelled while it waits (its caller went
-away) is still driven to its end: its write was queued and its answer is dropped.
+on meanwhile: the calls it serves then join the batch that waits. A call cancelled while
+it waits (its caller went away) is still driven to its end: its write was queued and its
+answer is dropped.
 """
 
 from __future__ import annotations
