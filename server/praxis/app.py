@@ -678,13 +678,10 @@ class Server:
     async def _build(self) -> int:
         settings, engine = self.settings, self.engine
         engine.signals.attach(asyncio.get_running_loop())
-        # SQLite written by this process alone: the hot calls and the database work of
-        # streams run on the loop (praxis.rpc.serving). Where other processes write the
-        # same file (decide_ahead) each command would take the writers' turn on its own,
-        # outside its process's group commit: they keep the pool and the writer thread,
-        # as PostgreSQL's round trips do.
-        alone = engine.db.single_writer and not settings.decide_ahead
-        on_loop = ON_LOOP if alone else frozenset()
+        # SQLite: the hot calls and the database work of streams run on the loop, their
+        # writes in its group commit (praxis.rpc.serving); PostgreSQL's round trips stay
+        # on the executor.
+        on_loop = ON_LOOP if engine.db.single_writer else frozenset()
         self.grpc = grpc.aio.server(
             migration_thread_pool=self.executor,
             interceptors=[

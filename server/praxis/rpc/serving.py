@@ -6,21 +6,19 @@ limit a call is refused at once with ``RESOURCE_EXHAUSTED`` instead of queueing.
 
 Where a call's store work runs depends on the database:
 
-- **SQLite, one server process: the hot calls run on the event loop itself.** The
-  database is in the process and a command's statements take microseconds; its one
-  COMMIT (``synchronous=FULL``) about 0.2 ms. Handing each call to a pool thread and
-  its write on to the writer thread cost more than the work (a quarter of a
-  completion's CPU went to thread and GIL hand-offs, issue 40). So the unary methods of
-  :data:`ON_LOOP` run on the loop, and the database work of streams and long polls
-  (:meth:`Blocking.run`) too; their writes are made right there
-  (:meth:`praxis.store.db.database.Database.transact`). Every other unary method
-  (listings, exports, administration: work whose size a caller chooses) keeps a pool
-  thread, so it never stalls the loop.
-- **PostgreSQL, and SQLite with several server processes: every store call runs on the
-  bounded pool.** PostgreSQL's statements are round trips to another process; the loop
-  never waits on one. Processes sharing a SQLite file take the writers' turn in turn
-  (:mod:`praxis.store.db.writer_turn`): the pool's commands reach it together, one group
-  commit per turn, where each call on a loop would take it alone.
+- **SQLite: the hot calls run on the event loop itself.** The database is in the
+  process and a command's statements take microseconds; its one COMMIT
+  (``synchronous=FULL``) about 0.2 ms. Handing each call to a pool thread and its write
+  on to the writer thread cost more than the work (a quarter of a completion's CPU went
+  to thread and GIL hand-offs, issue 40). So the unary methods of :data:`ON_LOOP` run on
+  the loop, and the database work of streams and long polls (:meth:`Blocking.run`) too,
+  each in a greenlet of its own: the writes of the calls of one turn of the loop share
+  one COMMIT and one writers' turn, and a call waiting for it does not hold up the loop
+  (:mod:`praxis.store.db.loop_calls`). Every other unary method (listings, exports,
+  administration: work whose size a caller chooses) keeps a pool thread, so it never
+  stalls the loop.
+- **PostgreSQL: every store call runs on the bounded pool.** Its statements are round
+  trips to another process; the loop never waits on one.
 """
 
 from __future__ import annotations
@@ -40,6 +38,7 @@ from praxis.core.rejection import Code, Rejection
 from praxis.limits import ServingLimits
 from praxis.observability import metrics
 from praxis.rpc.errors import to_status
+from praxis.store.db import loop_calls
 
 SHUTTING_DOWN = Rejection(
     Code.UNAVAILABLE, "SERVER_UNAVAILABLE", "the server is shutting down; reconnect and resume"
@@ -181,7 +180,7 @@ class Blocking:
     async def run(self, function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """``function(*args, **kwargs)``; the caller's task waits for it."""
         if self.on_loop:
-            return function(*args, **kwargs)
+            return await loop_calls.call(function, *args, **kwargs)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(
             self.executor, functools.partial(function, *args, **kwargs)
@@ -209,7 +208,7 @@ def on_the_loop(handler: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]
 
     async def run(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
         seen = _LoopContext(context)
-        response = handler(request, seen)
+        response = await loop_calls.call(handler, request, seen)
         if seen.aborted is not None:
             await context.abort(*seen.aborted)
         return response

@@ -35,6 +35,8 @@ class WriterTurn:
         self.path = database.with_name(database.name + SUFFIX)
         self._fd: int | None = None
         self._disabled = False
+        self._unlocked = False  # no flock on the file's file system
+        self._taken = self._waited = 0.0  # of the turn held now
 
     def _open(self) -> int | None:
         if self._fd is None and not self._disabled:
@@ -48,22 +50,34 @@ class WriterTurn:
     @contextlib.contextmanager
     def held(self) -> Iterator[None]:
         """Holds the turn for the block (the caller holds the process's write lock)."""
-        fd = self._open()
-        if fd is None:
-            yield
-            return
-        asked = time.perf_counter()
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        except OSError:  # no flock on this file system: SQLite alone orders writers
-            yield
-            return
-        taken = time.perf_counter()
+        self.take(blocking=True)
         try:
             yield
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            metrics.writer_turn(taken - asked, time.perf_counter() - taken)
+            self.give_back()
+
+    def take(self, blocking: bool) -> bool:
+        """Takes the turn; ``blocking=False``: only when no other process holds it (else
+        ``False``, and nothing is held). With no turn file, or no ``flock`` on its file
+        system, there is nothing to take: SQLite alone orders writers."""
+        fd = self._open()
+        asked = time.perf_counter()
+        if fd is not None and not self._unlocked:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX if blocking else fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+            except OSError:  # no flock on this file system: SQLite alone orders writers
+                self._unlocked = True
+        self._taken = time.perf_counter()
+        self._waited = self._taken - asked
+        return True
+
+    def give_back(self) -> None:
+        """Gives the turn back (after :meth:`take`)."""
+        if self._fd is not None and not self._unlocked:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+        metrics.writer_turn(self._waited, time.perf_counter() - self._taken)
 
     def close(self) -> None:
         """Closes the file (releasing any turn)."""
