@@ -157,11 +157,13 @@ ON_LOOP = frozenset(
         "/aiws.engine.v1.RunService/StopRun",
         "/aiws.engine.v1.RunService/GetRun",
         "/aiws.engine.v1.RunService/GetNodeResult",
-        # registry commands and the reads of one definition
+        # registry commands, their approvals, and the reads of one definition
         "/aiws.engine.v1.RegistryService/Review",
         "/aiws.engine.v1.RegistryService/Execute",
         "/aiws.engine.v1.RegistryService/GetHead",
         "/aiws.engine.v1.RegistryService/GetProposal",
+        "/aiws.engine.v1.ApprovalService/CreateApproval",
+        "/aiws.engine.v1.ApprovalService/GetApproval",
     }
 )
 """The synchronous unary methods that run on the event loop on SQLite (see the module's
