@@ -313,7 +313,8 @@ class RunServicer(run_pb2_grpc.RunServiceServicer):
             parent = current_rpc() or metadata_context(context.invocation_metadata())
             start = replace(start, trace=parent)
         record, created = unwrap(context, self.store.start(principal(), start))
-        warnings = warnings_to_proto(record.state.definition.document)
+        definition = record.state.definition
+        warnings = warnings_to_proto(definition.document, definition.digest)
         if request.dry_run:  # nothing was stored: no segments to read
             return run_pb2.StartRunResponse(
                 run=run_to_proto(record), created=created, dry_run=True, warnings=warnings

@@ -24,9 +24,9 @@ from praxis.authority.principals import PrincipalsAuthority
 from praxis.clock import Clock, SystemClock, TestClock
 from praxis.core.rejection import FieldViolation, Rejection
 from praxis.observability import logs
+from praxis.serve import collector, metrics_endpoint, security, startup
 from praxis.serve import config as config_module
 from praxis.serve import console as console_module
-from praxis.serve import metrics_endpoint, security, startup
 from praxis.serve.processes import (
     Heartbeat,
     StopRequest,
@@ -328,6 +328,7 @@ def _run(args: argparse.Namespace, server: Server, endpoint: Any) -> int:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGHUP, _reload)
+    collector.settle_heap()  # the server is built: what it keeps is never scanned again
     server.start()
     host = args.listen.rpartition(":")[0]
     ready = {"listening": f"{host}:{server.port}", "port": server.port}

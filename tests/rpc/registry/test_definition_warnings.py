@@ -122,3 +122,28 @@ def test_a_dry_run_start_answers_the_same_warnings(harness: Harness) -> None:
     response = start(harness, mixed(), request_id="warn-dry", dry_run=True)
     assert response.dry_run
     assert list(only(response.warnings).node_ids) == ["a", "z"]
+
+
+def test_the_warnings_of_one_definition_are_built_once_per_process(
+    harness: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from praxis.core import definition as definitions
+    from praxis.rpc import registry as rpc_registry
+
+    monkeypatch.setattr(rpc_registry, "_WARNINGS", {})  # not what an earlier test left
+    built: list[object] = []
+    original = definitions.warnings
+
+    def counted(document: Any) -> Any:
+        built.append(document)
+        return original(document)
+
+    monkeypatch.setattr(definitions, "warnings", counted)
+    answers = [start(harness, mixed(), request_id=f"once-{n}").warnings for n in range(3)]
+    assert len(built) == 1  # each later StartRun of the definition answered what was built
+    assert all(list(found) == list(answers[0]) for found in answers)
+    assert list(only(answers[0]).node_ids) == ["a", "z"]
+    r = ref("wo-once", "run-once")
+    reviewed = approve(harness, register_cmd(r, "ap-once", mixed()), "ap-once")
+    assert reviewed  # the Review of the same document answered the kept warnings too
+    assert len(built) == 1

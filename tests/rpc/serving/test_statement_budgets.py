@@ -29,7 +29,7 @@ from typing import Any, TypeVar
 import pytest
 from sqlalchemy import Engine, event
 
-from aiws.engine.v1 import run_pb2
+from aiws.engine.v1 import registry_pb2, run_pb2
 from tests.support.harness import Harness, start_server
 from tests.support.registry import (
     activate_cmd,
@@ -44,13 +44,14 @@ from tests.support.runtime import claim, complete, definition, get_run, json_out
 T = TypeVar("T")
 # Statements per call today (SQLite). Lower them when a change saves statements.
 BUDGETS = {
-    "StartRun (3-node chain)": 18,
+    "StartRun (3-node chain)": 17,
     "ClaimTasks (one task)": 17,
     "CompleteTask (readies the next node)": 16,
     "CompleteTask (completes the run)": 15,
-    "3-node chain, start to end": 115,
+    "3-node chain, start to end": 114,
     "Execute PROPOSE": 8,
     "Execute ACTIVATE": 11,
+    "Review ACTIVATE": 3,
 }
 CHAIN = definition(
     "c",
@@ -161,5 +162,7 @@ def test_registry_commands_stay_within_their_statement_budgets(
         "Execute PROPOSE", lambda: execute(h, "agent", "req-p1", propose_cmd(r, "p1", 1), epochs)
     )
     command = activate_cmd(r, "p1", 1, "ap-act-1")
-    approve(h, command, "ap-act-1")
+    review = registry_pb2.ReviewRequest(epochs=epochs, command=command)
+    trace.count("Review ACTIVATE", lambda: h.client("alice").registry.Review(review))
+    approve(h, command, "ap-act-1", epochs=epochs)
     trace.count("Execute ACTIVATE", lambda: execute(h, "alice", "req-a1", command, epochs))

@@ -43,7 +43,7 @@ CHAIN = json.dumps(
 )
 # Round trips per command today (before issue 26 item 4, through psycopg's cursor and
 # pipeline, a StartRun took about 15, a one-task claim 8 and a settlement 7).
-BUDGETS = {"StartRun": 6, "claim of one task": 4, "settlement": 3}
+BUDGETS = {"StartRun": 5, "claim of one task": 4, "settlement": 3}
 
 
 class Waits:

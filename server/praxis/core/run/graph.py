@@ -4,10 +4,10 @@ dependents, expand fan-outs, settle and finish the run."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from praxis.core import jsonschema, values
 from praxis.core.definition import Definition, Node
+from praxis.core.frozen import evolve
 from praxis.core.rejection import Code, FieldViolation, Rejection
 from praxis.core.run.state import (
     DECIDED,
@@ -69,7 +69,7 @@ def block(work: Work, node: NodeRun, why: str, effect: Effect | None = None) -> 
     ``effect``: the effect the attempt reported, noted on the NODE_BLOCKED event.
     """
     work.set(
-        replace(
+        evolve(
             node,
             status=NodeStatus.BLOCKED,
             lease_expires_at_ms=0,
@@ -112,13 +112,13 @@ def unreported(work: Work, node: NodeRun, status: AttemptStatus, why: str) -> bo
 def retry_or_fail(work: Work, node: NodeRun, error: str, retryable: bool) -> bool:
     """Schedules the next attempt within the budget, or fails the node. True on retry."""
     retry = work.spec(node).retry
-    cleared = replace(node, lease_expires_at_ms=0, deadline_ms=0, error=error)
+    cleared = evolve(node, lease_expires_at_ms=0, deadline_ms=0, error=error)
     if retryable and node.attempts - node.attempt_base < retry.attempts:
         not_before = work.now + retry.delay_ms(node.attempts)
-        work.set(replace(cleared, status=NodeStatus.READY, not_before_ms=not_before))
+        work.set(evolve(cleared, status=NodeStatus.READY, not_before_ms=not_before))
         work.emit("NODE_FAILED", node.uid, error=error, will_retry=True, attempt=node.attempts)
         return True
-    work.set(replace(cleared, status=NodeStatus.FAILED))
+    work.set(evolve(cleared, status=NodeStatus.FAILED))
     work.emit("NODE_FAILED", node.uid, error=error, will_retry=False, attempt=node.attempts)
     _node_failed(work, work.nodes[node.uid])
     return False
@@ -133,7 +133,7 @@ def _node_failed(work: Work, node: NodeRun) -> None:
         if parent.status is not NodeStatus.EXPANDED:
             return
         _cancel_items(work, parent, f"item {node.item} failed")
-        failed = replace(parent, status=NodeStatus.FAILED, error=f"{node.uid}: {node.error}")
+        failed = evolve(parent, status=NodeStatus.FAILED, error=f"{node.uid}: {node.error}")
         work.set(failed)
         work.emit("NODE_FAILED", failed.uid, error=failed.error, will_retry=False)
         node = failed
@@ -146,7 +146,7 @@ def _node_failed(work: Work, node: NodeRun) -> None:
         dependent = work.nodes.get(pending.pop())
         if dependent is not None and dependent.status is NodeStatus.PENDING:
             work.set(
-                replace(
+                evolve(
                     dependent,
                     status=NodeStatus.CANCELLED,
                     error=f"dependency {node.node_id!r} failed",
@@ -178,10 +178,10 @@ def cancel(work: Work, node: NodeRun, why: str) -> None:
     if node.status is NodeStatus.STOPPING:
         return
     if node.status is NodeStatus.RUNNING:
-        work.set(replace(node, status=NodeStatus.STOPPING, error=f"STOP_REQUESTED: {why}"))
+        work.set(evolve(node, status=NodeStatus.STOPPING, error=f"STOP_REQUESTED: {why}"))
         return
     work.set(
-        replace(
+        evolve(
             node,
             status=NodeStatus.CANCELLED,
             error=node.error or why,
@@ -200,7 +200,7 @@ def stopped(work: Work, node: NodeRun, why: str, attempt: Attempt | None = None)
     if attempt is not None:
         work.attempts.append(attempt)
     work.set(
-        replace(
+        evolve(
             node,
             status=NodeStatus.CANCELLED,
             error=why,
@@ -212,7 +212,7 @@ def stopped(work: Work, node: NodeRun, why: str, attempt: Attempt | None = None)
 
 
 def node_done(work: Work, node: NodeRun, result: values.JsonValue) -> None:
-    done = replace(
+    done = evolve(
         node,
         status=NodeStatus.DONE,
         has_result=True,
@@ -228,10 +228,10 @@ def node_done(work: Work, node: NodeRun, result: values.JsonValue) -> None:
     parent = work.nodes[node.node_id]
     if parent.status is not NodeStatus.EXPANDED:
         return
-    parent = replace(parent, items_done=parent.items_done + 1)
+    parent = evolve(parent, items_done=parent.items_done + 1)
     work.set(parent)
     if parent.items_done == parent.items:
-        work.set(replace(parent, status=NodeStatus.DONE, has_result=True))
+        work.set(evolve(parent, status=NodeStatus.DONE, has_result=True))
         work.emit("NODE_COMPLETED", parent.uid, items=parent.items)
         promote(work, list(work.definition.dependents.get(parent.node_id, ())))
 
@@ -284,7 +284,7 @@ def reprobe(work: Work, results: Mapping[str, values.JsonValue]) -> None:
         arrays = dict(node.arrays)
         for path, found in _probes(work.definition, node_id, results.get(node_id)).items():
             arrays.setdefault(path, found)
-        work.set(replace(node, arrays=arrays))
+        work.set(evolve(node, arrays=arrays))
 
 
 def promote(work: Work, candidates: list[str]) -> None:
@@ -299,10 +299,10 @@ def promote(work: Work, candidates: list[str]) -> None:
             continue
         if spec.wait is not None:
             expires = work.now + spec.wait.expires_in_ms
-            work.set(replace(node, status=NodeStatus.WAITING, deadline_ms=expires))
+            work.set(evolve(node, status=NodeStatus.WAITING, deadline_ms=expires))
             work.emit("NODE_WAITING", node.uid, expires_at_ms=expires)
         elif spec.fanout is None:
-            work.set(replace(node, status=NodeStatus.READY, not_before_ms=0))
+            work.set(evolve(node, status=NodeStatus.READY, not_before_ms=0))
         elif _expand(work, node, spec):
             pending.extend(work.definition.dependents.get(node.node_id, ()))
 
@@ -319,17 +319,17 @@ def _expand(work: Work, node: NodeRun, spec: Node) -> bool:
     elif isinstance(found, int) and len(work.nodes) + found > limits.max_run_nodes:
         found = f"fan-out of {found} items exceeds the run's cap of {limits.max_run_nodes} nodes"
     if isinstance(found, str):
-        failed = replace(node, status=NodeStatus.FAILED, error=found)
+        failed = evolve(node, status=NodeStatus.FAILED, error=found)
         work.set(failed)
         work.emit("NODE_FAILED", node.uid, error=found, will_retry=False)
         _node_failed(work, failed)
         return False
     work.emit("NODE_EXPANDED", node.uid, items=found)
     if found == 0:
-        work.set(replace(node, status=NodeStatus.DONE, has_result=True))
+        work.set(evolve(node, status=NodeStatus.DONE, has_result=True))
         work.emit("NODE_COMPLETED", node.uid, items=0)
         return True
-    work.set(replace(node, status=NodeStatus.EXPANDED, items=found))
+    work.set(evolve(node, status=NodeStatus.EXPANDED, items=found))
     for index in range(found):
         uid = item_uid(node.node_id, index)
         work.set(NodeRun(uid, node.node_id, index, NodeStatus.READY, revision=node.revision))

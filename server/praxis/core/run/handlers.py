@@ -10,6 +10,7 @@ import immutables
 
 from praxis.core import contract, jsonschema, values
 from praxis.core.definition import DEFAULT_LIMITS, Limits, Node
+from praxis.core.frozen import evolve
 from praxis.core.rejection import Code, FieldViolation, Rejection, not_found, precondition
 from praxis.core.run import replace as replace_run
 from praxis.core.run.commands import (
@@ -126,7 +127,7 @@ def _dispatch(work: Work, command: Dispatch) -> Outcome | Rejection:
         return work.outcome()
     number = node.attempts + 1
     base = lease_base(work)
-    dispatched = replace(
+    dispatched = evolve(
         node,
         status=NodeStatus.RUNNING,
         attempts=number,
@@ -177,7 +178,7 @@ def _return(work: Work, command: Return) -> Outcome | Rejection:
         return work.outcome()
     work.attempts.append(ended_attempt(work, node, AttemptStatus.CANCELLED))
     work.set(
-        replace(
+        evolve(
             node,
             status=NodeStatus.READY,
             lease_expires_at_ms=0,
@@ -255,7 +256,7 @@ def _heartbeat(work: Work, command: Heartbeat) -> Outcome | Rejection:
         # Asked to stop: the lease is not extended; the report is heard until it ends.
         return _noop(work, Reply(cancelled=True, lease_expires_at_ms=node.lease_expires_at_ms))
     lease = max(node.lease_expires_at_ms, lease_base(work) + command.lease_ms)
-    work.set(replace(node, lease_expires_at_ms=lease))
+    work.set(evolve(node, lease_expires_at_ms=lease))
     return work.outcome(Reply(lease_expires_at_ms=lease))
 
 
@@ -292,7 +293,7 @@ def _complete(work: Work, command: Complete) -> Outcome | Rejection:
     if problem:
         return problem
     work.attempts.append(
-        replace(
+        evolve(
             command.attempt,
             status=AttemptStatus.COMPLETED,
             payload_digest=digest,
@@ -307,7 +308,7 @@ def _complete(work: Work, command: Complete) -> Outcome | Rejection:
     else:
         work.result = (node.uid, command.result)
         asked = node.status is NodeStatus.STOPPING
-        node_done(work, replace(node, error="") if asked else node, command.result)
+        node_done(work, evolve(node, error="") if asked else node, command.result)
         if asked:  # settled after a stop: the result is kept, nothing runs past it
             _tag(work, mark, node.uid, "after_stop", True)
     _tag_effect(work, mark, node.uid, command.effect)
@@ -364,7 +365,7 @@ def _fail(work: Work, command: Fail) -> Outcome | Rejection:
     _tag_effect(work, mark, node.uid, command.effect)
     work.note_effect(node.uid, command.effect.value)
     work.attempts.append(
-        replace(
+        evolve(
             command.attempt,
             status=AttemptStatus.FAILED,
             payload_digest=digest,
@@ -460,7 +461,7 @@ def _expire_unclaimed(work: Work, node: NodeRun, held: bool) -> None:
     spec = work.spec(current)
     wait = spec.schedule_to_start_ms
     if held:
-        work.set(replace(current, deadline_ms=work.now + wait))
+        work.set(evolve(current, deadline_ms=work.now + wait))
         return
     model = spec.agent.model
     work.emit("NODE_UNCLAIMED", current.uid, model=model, schedule_to_start_ms=wait)
@@ -489,7 +490,7 @@ def _expire_wait(work: Work, node: NodeRun) -> bool:
             return False
         work.emit("WAIT_EXPIRED", node.uid, on_expiry="default")
         work.result = (node.uid, wait.default)
-        node_done(work, replace(node, error="wait expired; took the default"), wait.default)
+        node_done(work, evolve(node, error="wait expired; took the default"), wait.default)
         return True
     work.emit("WAIT_EXPIRED", node.uid, on_expiry="fail")
     work.reason = work.reason or "WAIT_EXPIRED"
@@ -540,7 +541,7 @@ def _reconcile(work: Work, command: Reconcile) -> Outcome | Rejection:
         )
     work.emit("NODE_RECONCILED", node.uid, attempt_id=command.attempt_id, applied=command.applied)
     decided = Effect.APPLIED if command.applied else Effect.NOT_APPLIED
-    unblocked = replace(node, error="", effect=decided.value)
+    unblocked = evolve(node, error="", effect=decided.value)
     if command.applied and command.completed:
         work.result = (node.uid, command.result)
         node_done(work, unblocked, command.result)
@@ -646,7 +647,7 @@ def _resume(work: Work, command: Resume) -> Outcome | Rejection:
             again.append(uid)
             work.set(_again(work, node, node.node_id in replaced, command.revision))
         elif node.node_id in replaced:  # never ran: it simply follows the head
-            work.set(replace(node, revision=command.revision))
+            work.set(evolve(node, revision=command.revision))
     extra: dict[str, Any] = {}
     if command.definition is not None:
         extra = {"revision": command.revision, "replaced": sorted(replaced)}
@@ -671,7 +672,7 @@ def _again(work: Work, node: NodeRun, replaced: bool = False, revision: int = 0)
     elif node.items:
         status = NodeStatus.EXPANDED
     same = same_operation(work.spec(node), node) and not replaced
-    return replace(
+    return evolve(
         node,
         status=status,
         error="",

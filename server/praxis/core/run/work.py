@@ -3,10 +3,9 @@ changed and the attempts recorded, turned into an :class:`Outcome` at the end.""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from praxis.core import money, values
 from praxis.core.definition import Limits, Node
+from praxis.core.frozen import evolve
 from praxis.core.run.commands import Outcome, Reply
 from praxis.core.run.state import (
     HOLDING,
@@ -75,12 +74,12 @@ class Work:
         if node.status is NodeStatus.READY and not node.deadline_ms:
             wait = self.definition.nodes[node.node_id].schedule_to_start_ms
             if wait:
-                node = replace(node, deadline_ms=max(self.now, node.not_before_ms) + wait)
+                node = evolve(node, deadline_ms=max(self.now, node.not_before_ms) + wait)
         started = node.started_at_ms or (self.now if node.status in STARTING else 0)
         finished = 0 if node.status in LIVE else node.finished_at_ms or self.now
         if started == node.started_at_ms and finished == node.finished_at_ms:
             return node
-        return replace(node, started_at_ms=started, finished_at_ms=finished)
+        return evolve(node, started_at_ms=started, finished_at_ms=finished)
 
     def remove(self, uid: str) -> None:
         old = self.nodes.get(uid)
@@ -131,7 +130,7 @@ class Work:
         """Records the effect of a node's last settled attempt (``NodeRun.effect``)."""
         node = self.nodes[uid]
         if node.effect != effect:
-            self.set(replace(node, effect=effect))
+            self.set(evolve(node, effect=effect))
 
     def emit(self, kind: str, uid: str = "", **payload: values.JsonValue) -> None:
         self.events.append(Event(kind, uid, payload))

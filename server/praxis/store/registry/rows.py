@@ -155,6 +155,48 @@ _COMMAND_STATE = Statement(
         .outerjoin(consumed_proofs, consumed_proofs.c.proof_digest == approvals.c.proof_digest)
     )
 )
+# What a Review reads, in one statement (three otherwise): the work order's controls, the
+# head with its definition, and the named proposal. Each part is a primary-key lookup
+# joined to one row, so a part that does not exist reads as NULLs.
+_REVIEW_STATE = Statement(
+    select(
+        work_orders.c.control,
+        work_orders.c.ownership_epoch,
+        work_orders.c.authority_epoch,
+        work_orders.c.ancestors_json,
+        work_orders.c.closed_at_ms,
+        work_orders.c.proposal,
+        heads.c.revision.label("head_revision"),
+        heads.c.definition_digest.label("head_digest"),
+        heads.c.policy_digests_json.label("head_policy_digests_json"),
+        heads.c.bound_run_id.label("head_bound_run_id"),
+        heads.c.updated_at_ms.label("head_updated_at_ms"),
+        revisions.c.definition_json.label("head_definition_json"),
+        *(column for column in proposals.c if column.name not in ("work_order_id", "run_id")),
+    ).select_from(
+        _ONE.outerjoin(work_orders, work_orders.c.work_order_id == bindparam("wo"))
+        .outerjoin(
+            heads,
+            and_(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")),
+        )
+        .outerjoin(
+            revisions,
+            and_(
+                revisions.c.work_order_id == heads.c.work_order_id,
+                revisions.c.run_id == heads.c.run_id,
+                revisions.c.revision == heads.c.revision,
+            ),
+        )
+        .outerjoin(
+            proposals,
+            and_(
+                proposals.c.work_order_id == bindparam("wo"),
+                proposals.c.run_id == bindparam("run"),
+                proposals.c.proposal_id == bindparam("pid"),
+            ),
+        )
+    )
+)
 # An approval and the consumption of a proof digest, in one statement: CreateApproval
 # reads the approval it may replay and, for a new one, the consumption of its proof.
 _APPROVAL_AND_PROOF = Statement(
@@ -499,6 +541,30 @@ def command_state(connection: Connection, parameters: Mapping[str, Any]) -> Any:
     ``parameters``: ``clock_key``, ``wo``, ``run``, ``principal``, ``rid``, ``pid``,
     ``aid``)."""
     return _COMMAND_STATE.run(connection, parameters).first()
+
+
+def review_state(
+    connection: Connection, ref: Ref, proposal_id: str
+) -> tuple[Any, registry.Head | None, registry.Proposal | None]:
+    """What a Review reads, in one statement: the row of the work order's controls (for
+    :func:`praxis.store.controls.rows.work_order_of`), the head with its definition and
+    the proposal ``proposal_id`` names ("": none), each ``None`` when there is none."""
+    row = _REVIEW_STATE.run(
+        connection, {"wo": ref.work_order_id, "run": ref.run_id, "pid": proposal_id}
+    ).first()
+    head = None
+    if row.head_definition_json is not None:  # a head, and its revision (an inner join)
+        head = registry.Head(
+            ref=ref,
+            revision=row.head_revision,
+            definition=json.loads(row.head_definition_json),
+            definition_digest=row.head_digest,
+            policy_digests=json.loads(row.head_policy_digests_json),
+            updated_at_ms=row.head_updated_at_ms,
+            bound_run_id=row.head_bound_run_id,
+        )
+    proposal = proposal_of(row, ref) if proposal_id and row.proposal_id is not None else None
+    return row, head, proposal
 
 
 def approval_and_proof(connection: Connection, approval_id: str, proof_digest: str) -> Any:

@@ -44,11 +44,10 @@ from praxis.store.registry.rows import (
     Texts,
     approval_record,
     command_state,
-    load_head,
-    load_proposal,
     proposal_of,
     receipt_to_json,
     replayed,
+    review_state,
     save_head,
     save_proposal,
 )
@@ -206,11 +205,19 @@ class RegistryStore:
         if isinstance(actor, Rejection):
             return actor
         with self.db.read() as connection:
-            work_order = controls.load_work_order(connection, command.ref.work_order_id)
-            problem = gates.check_epochs(epochs, self.installation_id, work_order)
-            if problem:
-                return problem
-            state = self._review_state(connection, command, work_order)
+            row, head, proposal = review_state(connection, command.ref, command.proposal_id)
+        work_order = controls.work_order_of(command.ref.work_order_id, row)
+        problem = gates.check_epochs(epochs, self.installation_id, work_order)
+        if problem:
+            return problem
+        # The state slice the material shows: the head with its definition and the named
+        # proposal (not the approval, which the material does not depend on: it is what
+        # an approval binds).
+        state = registry.State(
+            epochs=controls.epochs_of(self.installation_id, work_order),
+            head=head,
+            proposal=proposal,
+        )
         material = registry.review(state, command)
         if (
             command.action is registry.Action.ACTIVATE
@@ -336,23 +343,6 @@ class RegistryStore:
             proposal=proposal,
             approval=approval,
             proof_consumed=bool(approval and row.consumed_at_ms),
-        )
-
-    def _review_state(
-        self, connection: Connection, command: registry.Command, work_order: WorkOrder
-    ) -> registry.State:
-        """The state slice the review material of a command shows: the head with its
-        definition and the named proposal (not the approval, which the material does
-        not depend on: it is what an approval binds)."""
-        proposal = (
-            load_proposal(connection, command.ref, command.proposal_id)
-            if command.proposal_id
-            else None
-        )
-        return registry.State(
-            epochs=controls.epochs_of(self.installation_id, work_order),
-            head=load_head(connection, command.ref),
-            proposal=proposal,
         )
 
     def _save(

@@ -280,11 +280,9 @@ def admit(connection: Connection, work_order_id: str) -> None:
             child), WORK_ORDER_CLOSED, RESTORE_HOLD or CLOCK_UNCERTAIN
             (a hold on an ancestor holds it too).
     """
-    work_order = controls.load_work_order(connection, work_order_id)
+    work_order, placed = controls.load_admission(connection, work_order_id)
     ancestors = work_order.ancestors
-    problem = gates.check_holds(
-        controls.active_holds(connection, work_order_id, ancestors), work_order_id, ancestors
-    )
+    problem = gates.check_holds(placed, work_order_id, ancestors)
     if problem is None and work_order.control in (Control.CANCELING, Control.CANCELED):
         problem = gates.check_control(work_order)
     if problem is None and work_order.proposal:

@@ -25,6 +25,7 @@ from sqlalchemy.engine import Connection
 from praxis.core import definition as definitions
 from praxis.core import money, progress, values
 from praxis.core import run as core
+from praxis.core.frozen import evolve
 from praxis.core.records import Control, Principal
 from praxis.core.rejection import Code, Rejection, invalid, not_found
 from praxis.observability import metrics
@@ -435,11 +436,11 @@ class TaskStore:
             if node.status is not core.NodeStatus.RUNNING:
                 continue  # refused (allowance, input size): the node failed with the reason
             assert input_json is not None
-            task = replace(self._task(record, node, input_json), weight=weight)
+            task = evolve(self._task(record, node, input_json), weight=weight)
             effects.leased.append((run_id, uid, task.agent.model))
             if effects.trace is not None:
                 traceparent = effects.trace.traceparent(connection, run_id, node.attempt_id)
-                task = replace(task, traceparent=traceparent)
+                task = evolve(task, traceparent=traceparent)
             tasks.append(task)
         return True
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from sqlalchemy import Insert, bindparam, select, update
+from sqlalchemy import Insert, bindparam, literal_column, or_, select, update
 from sqlalchemy.engine import Connection
 
 from praxis.core import gates
@@ -26,6 +27,28 @@ _SET_META = Statement(update(meta).where(meta.c.key == bindparam("k")).values(va
 _ADD_META = Statement(meta.insert().values(key=bindparam("k"), value=bindparam("v")))
 _GET_WORK_ORDER = Statement(
     select(work_orders).where(work_orders.c.work_order_id == bindparam("id"))
+)
+# An admission's read (StartRun, ResumeRun): the work order's controls and whether a hold
+# may apply to it, in one statement (a row even when the work order has no record); the
+# holds themselves are read only when one may (they are rare).
+_ONE = select(literal_column("1").label("one")).subquery("one")
+_ADMISSION = Statement(
+    select(
+        work_orders.c.control,
+        work_orders.c.ownership_epoch,
+        work_orders.c.authority_epoch,
+        work_orders.c.ancestors_json,
+        work_orders.c.closed_at_ms,
+        work_orders.c.proposal,
+        select(holds.c.hold_id)
+        .where(
+            holds.c.cleared_at_ms.is_(None),
+            or_(holds.c.work_order_id == "", holds.c.work_order_id == bindparam("id")),
+        )
+        .limit(1)
+        .scalar_subquery()
+        .label("hold_id"),
+    ).select_from(_ONE.outerjoin(work_orders, work_orders.c.work_order_id == bindparam("id")))
 )
 _ACTIVE_HOLDS = Statement(
     select(holds)
@@ -66,22 +89,49 @@ def load_work_order(connection: Connection, work_order_id: str) -> WorkOrder:
         if isinstance(found, WorkOrder):
             return found
     row = _GET_WORK_ORDER.run(connection, {"id": work_order_id}).first()
-    work_order = WorkOrder(work_order_id)
-    if row is not None:
-        control = Control(row.control)
-        ancestors = () if row.ancestors_json == "[]" else tuple(json.loads(row.ancestors_json))
-        work_order = WorkOrder(
-            work_order_id,
-            control,
-            row.ownership_epoch,
-            row.authority_epoch,
-            ancestors,
-            bool(row.closed_at_ms),
-            row.proposal if row.proposal in ("PROPOSED", "DECLINED") else "",
-        )
+    work_order = work_order_of(work_order_id, row)
     if writing:
         database.memo(connection)[key] = work_order
     return work_order
+
+
+def load_admission(
+    connection: Connection, work_order_id: str
+) -> tuple[WorkOrder, tuple[Hold, ...]]:
+    """The work order's controls (as :func:`load_work_order`, remembered alike) and the
+    holds that apply to it, its ancestors' included: one statement when no hold may apply
+    (the holds are read only when one is placed on it or installation-wide, or when it
+    is a child)."""
+    key = ("work_order", work_order_id)
+    writing = bool(connection.get_execution_options().get(WRITE_OPTION))
+    found = database.recalled(connection, key) if writing else None
+    if isinstance(found, WorkOrder):
+        return found, active_holds(connection, work_order_id, found.ancestors)
+    row = _ADMISSION.run(connection, {"id": work_order_id}).first()
+    work_order = work_order_of(work_order_id, row)
+    if writing:
+        database.memo(connection)[key] = work_order
+    if row.hold_id is None and not work_order.ancestors:
+        return work_order, ()
+    return work_order, active_holds(connection, work_order_id, work_order.ancestors)
+
+
+def work_order_of(work_order_id: str, row: Any) -> WorkOrder:
+    """A work order from a row of its controls (``control``, the epochs,
+    ``ancestors_json``, ``closed_at_ms``, ``proposal``): ACTIVE with epochs 1/1 when
+    there is no row or its controls are ``NULL`` (no record, read through an outer join)."""
+    if row is None or row.control is None:
+        return WorkOrder(work_order_id)
+    ancestors = () if row.ancestors_json == "[]" else tuple(json.loads(row.ancestors_json))
+    return WorkOrder(
+        work_order_id,
+        Control(row.control),
+        row.ownership_epoch,
+        row.authority_epoch,
+        ancestors,
+        bool(row.closed_at_ms),
+        row.proposal if row.proposal in ("PROPOSED", "DECLINED") else "",
+    )
 
 
 def save_work_order(connection: Connection, work_order: WorkOrder, now_ms: int) -> None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import bindparam, delete, update
@@ -20,6 +19,7 @@ from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
 from praxis.core import values
+from praxis.core.frozen import evolve
 from praxis.core.rejection import Code, Rejection
 from praxis.observability import metrics
 from praxis.store.db import database, locks, statements
@@ -159,7 +159,7 @@ def save(
     if effects.trace is not None:  # before the attempt rows are rewritten (their start)
         effects.trace.observe(connection, record.state, outcome, command, now)
     state = outcome.state
-    saved = replace(record, state=state)
+    saved = evolve(record, state=state)
     result_text = ""
     result_row: dict[str, Any] | None = None
     if outcome.result is not None:
@@ -182,12 +182,12 @@ def save(
             and outcome.result[0] == output
             and state.definition.nodes[output].fanout is None
         ):
-            saved = replace(saved, result_json=result_text)  # just written: not read back
+            saved = evolve(saved, result_json=result_text)  # just written: not read back
         else:
             if result_row is not None:  # the run's result reads it back
                 _INSERT["node_results"].run(connection, result_row)
                 result_row = None
-            saved = replace(saved, result_json=run_result(connection, state))
+            saved = evolve(saved, result_json=run_result(connection, state))
     columns = {
         "rid": state.run_id,
         "expected_version": record.state.version,
