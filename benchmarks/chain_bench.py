@@ -36,44 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.registry_bench import server_cpu_s
 from benchmarks.serving_bench import idle_workers
 from praxis.serve.processes import default_processes
-from tests.support.server_process import ServerProcess, free_port, track, write_config
+from tests.support.server_process import ServerProcess, free_port, write_config
 
 RESULTS = Path(__file__).parent / "results" / "chain.json"
 HERE = Path(__file__).resolve().parents[1]
 WARM_CHAINS = 5  # idle_workers' warm-up chains, counted in the per-chain CPU
-
-
-class TreeServer(ServerProcess):
-    """``praxis serve`` from a given checkout (its ``.venv``'s interpreter and code)."""
-
-    def __init__(self, tree: Path, config: Path, port: int, processes: int) -> None:
-        super().__init__(config, port, "--processes", str(processes))
-        self.tree = tree
-
-    def start(self, timeout_s: float = 90.0) -> None:
-        self.process = subprocess.Popen(
-            [
-                str(self.tree / ".venv" / "bin" / "python"),
-                "-m",
-                "praxis.serve.cli",
-                "serve",
-                "--config",
-                str(self.config),
-                "--listen",
-                self.address,
-                "--log-level",
-                "WARNING",
-                *self.extra_args,
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            cwd=self.tree,
-            # The tree's own server code first, whatever its .venv's install points at.
-            env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(self.tree / "server")},
-        )
-        track(self.process)
-        self.wait_healthy(timeout_s)
 
 
 def server_pids(pid: int) -> list[int]:
@@ -128,10 +95,9 @@ def one_round(
     load_start = os.getloadavg()
     directory.mkdir(parents=True)
     commit = commit_p50_ms(directory)
-    server = TreeServer(
-        tree, write_config(directory, models=["echo", "idle"]), free_port(), processes
-    )
-    server.start()
+    config = write_config(directory, models=["echo", "idle"])
+    server = ServerProcess(config, free_port(), "--processes", str(processes), tree=tree)
+    server.start(timeout_s=90)
     try:
         pid = server.process.pid  # type: ignore[union-attr]
         cpu, switches = server_cpu_s(pid), context_switches(pid)

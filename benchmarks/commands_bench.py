@@ -33,54 +33,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks import registry_bench, startrun_bench
-from tests.support.server_process import ServerProcess, free_port, track, write_config
+from tests.support.server_process import ServerProcess, free_port, tree_path, write_config
 
 HERE = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).parent / "results" / "commands.json"
 BENCHES = {"start": startrun_bench, "registry": registry_bench}
 FIGURES = ("ratio_to_noop", "server_cpu_ms", "noop_server_cpu_ms", "cpu_per_noop", "calls_per_s")
-
-
-def tree_path(tree: Path) -> dict[str, str]:
-    """``PYTHONPATH`` naming the tree's own packages first: a tree without a virtualenv of
-    its own (an exported commit, with ``.venv`` linked to another tree's) still runs its
-    own code."""
-    paths = [tree / "server", tree / "clients" / "python", tree / "clients" / "python" / "gen"]
-    return {"PYTHONPATH": os.pathsep.join(str(path) for path in paths)}
-
-
-class TreeServer(ServerProcess):
-    """``praxis serve`` run by another code tree's interpreter, from that tree."""
-
-    def __init__(self, tree: Path, config: Path, port: int, processes: int) -> None:
-        super().__init__(config, port)
-        self.tree = tree
-        self.processes = processes
-
-    def start(self, timeout_s: float = 90.0) -> None:
-        self.process = subprocess.Popen(
-            [
-                str(self.tree / ".venv" / "bin" / "python"),
-                "-m",
-                "praxis.serve.cli",
-                "serve",
-                "--config",
-                str(self.config),
-                "--listen",
-                self.address,
-                "--log-level",
-                "WARNING",
-                "--processes",
-                str(self.processes),
-            ],
-            cwd=self.tree,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1", **tree_path(self.tree)},
-        )
-        track(self.process)
-        self.wait_healthy(timeout_s)
 
 
 # One round of store_path_bench in a tree's own interpreter (its results file untouched):
@@ -130,8 +88,8 @@ def one_round(
         return store_path_round(tree)
     with tempfile.TemporaryDirectory(prefix="praxis-commands-") as tmp:
         config = write_config(Path(tmp), synchronous="FULL")
-        server = TreeServer(tree, config, free_port(), processes)
-        server.start()
+        server = ServerProcess(config, free_port(), "--processes", str(processes), tree=tree)
+        server.start(timeout_s=90)
         assert server.process is not None
         try:
             noop, durable = BENCHES[workload].bench_pair(

@@ -7,8 +7,8 @@ benchmarks; the number of instructions a call executes does not. Each tree's cod
 two totals over the difference of the counts is the instructions per step, all threads
 (the writer's included) and sqlite3 included, the kernel not. The workload script is
 this tree's for both trees; each tree's own packages come first on its ``PYTHONPATH``
-(``commands_bench.tree_path``). About a minute and a half per run. Results go to stdout
-and ``benchmarks/results/instructions.json``.
+(``tests.support.server_process.tree_path``). About a minute and a half per run.
+Results go to stdout and ``benchmarks/results/instructions.json``.
 
     .venv/bin/python benchmarks/instructions_bench.py --baseline /path/to/main/checkout
 """
@@ -26,7 +26,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.commands_bench import HERE, _commit, tree_path
+from benchmarks.commands_bench import HERE, _commit
+from tests.support.server_process import tree_path
 
 RESULTS = Path(__file__).parent / "results" / "instructions.json"
 SCRIPT = Path(__file__).with_name("servicer_path.py")

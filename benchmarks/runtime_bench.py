@@ -216,11 +216,14 @@ def chain_latency(client: Any, count: int = 50) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def serve(directory: Path, processes: int, **config: Any) -> Iterator[ServerProcess]:
+def serve(
+    directory: Path, processes: int, tree: Path | None = None, **config: Any
+) -> Iterator[ServerProcess]:
     """A ``praxis serve --processes N`` subprocess on a fresh SQLite database in
-    ``directory`` (``write_config``'s, with ``config``), terminated on exit."""
+    ``directory`` (``write_config``'s, with ``config``), terminated on exit; ``tree``:
+    another checkout's server (:class:`ServerProcess`)."""
     server = ServerProcess(
-        write_config(directory, **config), free_port(), "--processes", str(processes)
+        write_config(directory, **config), free_port(), "--processes", str(processes), tree=tree
     )
     server.start(timeout_s=90)
     try:
@@ -231,11 +234,11 @@ def serve(directory: Path, processes: int, **config: Any) -> Iterator[ServerProc
 
 @contextlib.contextmanager
 def served(
-    directory: Path, processes: int, **config: Any
+    directory: Path, processes: int, tree: Path | None = None, **config: Any
 ) -> Iterator[tuple[ServerProcess, Any, tuple[int, ...]]]:
     """``serve`` (with ``config``) with ``WORKERS`` worker processes (spawned) long-polling
     it: yields the server, an agent's client and the workers' pids once every worker is up."""
-    with serve(directory, processes, **config) as server:
+    with serve(directory, processes, tree, **config) as server:
         context = multiprocessing.get_context("spawn")
         stop = context.Event()
         counter, ready = context.Value("i", 0), context.Value("i", 0)

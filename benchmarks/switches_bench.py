@@ -30,10 +30,9 @@ from benchmarks.runtime_bench import praxis_throughput, served
 EVENTS = "context-switches,task-clock"
 
 
-def measure(python: str, processes: int) -> dict[str, Any]:
-    """One round on a fresh server run by ``python``: per node completion figures."""
-    sys.executable = python  # the interpreter ServerProcess starts the server with
-    with tempfile.TemporaryDirectory() as name, served(Path(name) / "s", processes) as setup:
+def measure(tree: Path, processes: int) -> dict[str, Any]:
+    """One round on a fresh server of checkout ``tree``: per node completion figures."""
+    with tempfile.TemporaryDirectory() as name, served(Path(name) / "s", processes, tree) as setup:
         server, client, _workers = setup
         praxis_throughput(client, 0, 100)  # warms the server: imports, caches
         parent = str(server.process.pid)
@@ -65,14 +64,14 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--output", type=Path, default=Path("switches.json"))
     args = parser.parse_args()
-    checkouts = [str(Path(c).resolve()) for c in args.checkouts.split(",")]
+    checkouts = [Path(c).resolve() for c in args.checkouts.split(",")]
     report: dict[str, Any] = {"load_average_start": os.getloadavg(), "rounds": {}}
     for processes in (int(p) for p in args.processes.split(",")):
         for index in range(args.rounds):
             for checkout in checkouts if index % 2 == 0 else checkouts[::-1]:
-                found = measure(f"{checkout}/.venv/bin/python", processes)
+                found = measure(checkout, processes)
                 report["rounds"].setdefault(f"{checkout} processes={processes}", []).append(found)
-                print(processes, Path(checkout).name, found, flush=True)
+                print(processes, checkout.name, found, flush=True)
     report["load_average_end"] = os.getloadavg()
     args.output.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
     return 0

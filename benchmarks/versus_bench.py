@@ -8,9 +8,9 @@ server processes' CPU from /proc), the completions per second and the run latenc
 two checkouts alternate (A B, B A, ...) for each ``--processes`` value, so the machine's
 load weighs on both; the load average is recorded at the start and the end.
 
-The other checkout runs from its own virtualenv (``BASELINE/.venv/bin/python``, an
-editable install of that tree): a ``git worktree`` of the commit to compare against,
-with ``make setup`` run in it (or the project's ``.venv`` copied in and re-pointed).
+Each checkout's server runs its own code with its own virtualenv's interpreter
+(``tree`` of ``tests.support.server_process.ServerProcess``): a ``git worktree`` of the
+commit to compare against, with ``make setup`` run in it (or a ``.venv`` linked in).
 
     .venv/bin/python benchmarks/versus_bench.py --baseline /path/to/other/checkout \\
         [--processes 1,2] [--rounds 3] [--output benchmarks/results/versus.json]
@@ -50,11 +50,13 @@ def commit_of(checkout: Path) -> str:
     return head + ("+" if dirty else "")
 
 
-def one_round(python: Path, processes: int, sizes: Sizes) -> dict[str, Any]:
-    """A no-op window and two workload rounds on a fresh server run by ``python``; the
+def one_round(tree: Path, processes: int, sizes: Sizes) -> dict[str, Any]:
+    """A no-op window and two workload rounds on a fresh server of checkout ``tree``; the
     figures are the second round's (the first warms the server: imports, caches)."""
-    sys.executable = str(python)  # the interpreter ServerProcess starts the server with
-    with tempfile.TemporaryDirectory() as name, served(Path(name) / "server", processes) as setup:
+    with (
+        tempfile.TemporaryDirectory() as name,
+        served(Path(name) / "server", processes, tree) as setup,
+    ):
         first = runtime_round(setup, 0, sizes, Path(name), True, False)
         second = runtime_round(setup, 1, sizes, Path(name), False, False, first["cursor"])
     noop, praxis = first["noop"], second["praxis"]
@@ -85,10 +87,10 @@ def main() -> int:
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args()
     baseline = args.baseline.resolve()
-    pythons = {"this": HERE / ".venv" / "bin" / "python", "baseline": baseline / ".venv/bin/python"}
-    for name, python in pythons.items():
-        if not python.exists():
-            parser.error(f"{name}: no virtualenv at {python}")
+    trees = {"this": HERE, "baseline": baseline}
+    for name, tree in trees.items():
+        if not (tree / ".venv" / "bin" / "python").exists():
+            parser.error(f"{name}: no virtualenv in {tree}")
     sizes = Sizes(args.runs, args.rounds, 3.0, 0, 0, 0, 0, 0.0)
     report: dict[str, Any] = {
         "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
@@ -103,7 +105,7 @@ def main() -> int:
         for index in range(args.rounds):
             order = ("baseline", "this") if index % 2 == 0 else ("this", "baseline")
             for name in order:
-                found = one_round(pythons[name], processes, sizes)
+                found = one_round(trees[name], processes, sizes)
                 rounds[name].append(found)
                 print(f"processes={processes} round {index} {name:8} {found}", flush=True)
         medians = {name: summary(found) for name, found in rounds.items()}

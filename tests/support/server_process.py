@@ -52,14 +52,25 @@ def kill_leftovers() -> None:
             process.wait()
 
 
+def tree_path(tree: Path) -> dict[str, str]:
+    """``PYTHONPATH`` naming a checkout's own packages first: a checkout without a
+    virtualenv of its own (an exported commit, with ``.venv`` linked to another
+    checkout's) still runs its own code."""
+    paths = [tree / "server", tree / "clients" / "python", tree / "clients" / "python" / "gen"]
+    return {"PYTHONPATH": os.pathsep.join(str(path) for path in paths)}
+
+
 class ServerProcess:
     """Starts, kills and restarts a server subprocess on a fixed port (one server process
-    unless ``--processes`` is among the extra arguments)."""
+    unless ``--processes`` is among the extra arguments). ``tree``: another checkout
+    whose server runs (its ``.venv``'s interpreter, its code; benchmarks comparing two
+    checkouts); by default this one's."""
 
-    def __init__(self, config: Path, port: int, *extra_args: str) -> None:
+    def __init__(self, config: Path, port: int, *extra_args: str, tree: Path | None = None) -> None:
         self.config = config
         self.port = port
         self.extra_args = extra_args
+        self.tree = tree
         self.process: subprocess.Popen[str] | None = None
 
     @property
@@ -67,9 +78,10 @@ class ServerProcess:
         return f"127.0.0.1:{self.port}"
 
     def start(self, timeout_s: float = 20.0) -> None:
+        tree = self.tree
         self.process = subprocess.Popen(
             [
-                sys.executable,
+                sys.executable if tree is None else str(tree / ".venv" / "bin" / "python"),
                 "-m",
                 "praxis.serve.cli",
                 "serve",
@@ -85,7 +97,8 @@ class ServerProcess:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            cwd=tree,
+            env={**os.environ, "PYTHONUNBUFFERED": "1", **(tree_path(tree) if tree else {})},
         )
         track(self.process)
         self.wait_healthy(timeout_s)

@@ -36,6 +36,19 @@ def stored(path: Path) -> dict[str, str]:
         return dict(other.execute("SELECT key, value FROM meta").fetchall())
 
 
+def counted_batches(db: Database) -> list[int]:
+    """The size of each batch ``db`` writes from now on (each one COMMIT), in order."""
+    batches: list[int] = []
+    write = db._write_batch
+
+    def counted(batch: list[Any]) -> Callable[[], None]:
+        batches.append(len(batch))
+        return write(batch)
+
+    db._write_batch = counted  # type: ignore[method-assign]
+    return batches
+
+
 def test_one_writer_thread_runs_every_callers_command(tmp_path: Path) -> None:
     """Twenty threads write at once: every body runs on one thread that is none of
     theirs, each caller goes on only once its write is durable (another connection sees
@@ -152,14 +165,7 @@ def test_store_calls_on_the_loop_share_one_group_commit(tmp_path: Path) -> None:
     path = tmp_path / "a.db"
     db = Database(f"sqlite:///{path}")
     db.migrate(NOW, MIGRATIONS)
-    batches: list[int] = []
-    write = db._write_batch
-
-    def counted(batch: list[Any]) -> Callable[[], None]:
-        batches.append(len(batch))
-        return write(batch)
-
-    db._write_batch = counted  # type: ignore[method-assign]
+    batches = counted_batches(db)
 
     def put(key: str) -> str:
         def body(connection: Connection) -> str:
@@ -211,14 +217,7 @@ def test_the_loop_goes_on_while_another_process_holds_the_writers_turn(tmp_path:
     path = tmp_path / "a.db"
     db = Database(f"sqlite:///{path}")
     db.migrate(NOW, MIGRATIONS)
-    batches: list[int] = []
-    write = db._write_batch
-
-    def counted(batch: list[Any]) -> Callable[[], None]:
-        batches.append(len(batch))
-        return write(batch)
-
-    db._write_batch = counted  # type: ignore[method-assign]
+    batches = counted_batches(db)
 
     def put(key: str) -> str:
         def body(connection: Connection) -> str:
