@@ -30,6 +30,7 @@ import pytest
 from sqlalchemy import Engine, event
 
 from aiws.engine.v1 import registry_pb2, run_pb2
+from praxis.store.controls.rows import CLOCK_STEP_MS
 from tests.support.harness import Harness, start_server
 from tests.support.registry import (
     activate_cmd,
@@ -38,6 +39,7 @@ from tests.support.registry import (
     propose_cmd,
     ref,
     registered,
+    variant,
 )
 from tests.support.runtime import claim, complete, definition, get_run, json_out, node, start
 
@@ -50,6 +52,7 @@ BUDGETS = {
     "CompleteTask (completes the run)": 15,
     "3-node chain, start to end": 114,
     "Execute PROPOSE": 8,
+    "Execute PROPOSE (moves the clock's mark)": 9,
     "Execute ACTIVATE": 11,
     "Review ACTIVATE": 3,
 }
@@ -166,3 +169,30 @@ def test_registry_commands_stay_within_their_statement_budgets(
     trace.count("Review ACTIVATE", lambda: h.client("alice").registry.Review(review))
     approve(h, command, "ap-act-1", epochs=epochs)
     trace.count("Execute ACTIVATE", lambda: execute(h, "alice", "req-a1", command, epochs))
+
+
+def test_registry_commands_on_a_running_clock_write_its_mark_once_a_step(
+    traced: tuple[Harness, Trace],
+) -> None:
+    """The clock's high-water mark is written when a command's clock read is more than
+    ``CLOCK_STEP_MS`` past it, not by every command whose clock moved."""
+    h, trace = traced
+    warm = registered(h, ref("wo-s", "run-w"))  # writes the mark (first-use reads too)
+    execute(h, "agent", "req-w1", propose_cmd(warm, "w1", 1))
+    r = registered(h, ref("wo-s", "run-s"))
+    epochs = h.epochs("wo-s")
+    h.clock.advance(CLOCK_STEP_MS // 2)
+    trace.count(
+        "Execute PROPOSE", lambda: execute(h, "agent", "req-p1", propose_cmd(r, "p1", 1), epochs)
+    )
+    assert not [s for s in trace.statements if "meta" in s.split("(")[0]]
+    command = activate_cmd(r, "p1", 1, "ap-act-1")
+    approve(h, command, "ap-act-1", epochs=epochs)
+    h.clock.advance(CLOCK_STEP_MS // 2)  # the mark's own time + CLOCK_STEP_MS: kept
+    trace.count("Execute ACTIVATE", lambda: execute(h, "alice", "req-a1", command, epochs))
+    assert not [s for s in trace.statements if "meta" in s.split("(")[0]]
+    h.clock.advance(1)  # past the step: this command moves the mark
+    trace.count(
+        "Execute PROPOSE (moves the clock's mark)", lambda: execute(h, "agent", "req-p2", propose_cmd(r, "p2", 2, variant(3)), epochs)
+    )
+    assert [s for s in trace.statements if s.startswith("UPDATE meta")]

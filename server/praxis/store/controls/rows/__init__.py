@@ -239,11 +239,11 @@ def observe_read_clock(
     (``None``: never written), so that a command reading it with other rows in one
     statement does not read it again."""
     high_water = int(stored) if stored is not None else 0
-    # On PostgreSQL commands of different work orders run at once: writing the mark on
-    # every command would queue them all on this one row, so it advances in steps of
-    # CLOCK_STEP_MS there (a step back is then detected up to one step later).
-    step = CLOCK_STEP_MS if connection.dialect.name == "postgresql" else 0
-    decision = gates.clock_step(now_ms, high_water, tolerance_ms, step)
+    # The mark advances in steps of CLOCK_STEP_MS (a step back is then detected up to one
+    # step later): on PostgreSQL, commands of different work orders run at once and
+    # writing it on every command would queue them all on this one row; on SQLite it
+    # would cost every registry command one statement more in the serialized section.
+    decision = gates.clock_step(now_ms, high_water, tolerance_ms, CLOCK_STEP_MS)
     if decision == "behind":
         place_hold(
             connection,
