@@ -309,11 +309,27 @@ def _bind_log_fields(request: Any, context: Any) -> None:
     if trace is not None:
         found["trace_id"] = f"{trace.trace_id:032x}"
         found["span_id"] = f"{trace.span_id:016x}"
-    for name in ("run_id", "attempt_id"):
+    for name in _log_fields_of(type(request)):
         value = getattr(request, name, "")
         if value and isinstance(value, str):
             found[name] = value
     logs.bind(found)
+
+
+_LOG_FIELDS = ("run_id", "attempt_id")
+_log_fields: dict[type, tuple[str, ...]] = {}
+
+
+def _log_fields_of(kind: type) -> tuple[str, ...]:
+    """Which of ``_LOG_FIELDS`` a request message of ``kind`` has (by its descriptor,
+    learnt once per type): asking a message for a field it lacks raises and catches an
+    ``AttributeError``, about 1 µs a field on every call of most methods."""
+    found = _log_fields.get(kind)
+    if found is None:
+        fields = getattr(getattr(kind, "DESCRIPTOR", None), "fields_by_name", None)
+        found = _LOG_FIELDS if fields is None else tuple(n for n in _LOG_FIELDS if n in fields)
+        _log_fields[kind] = found
+    return found
 
 
 class Malformed:
