@@ -39,6 +39,7 @@ _credential: contextvars.ContextVar[Credential] = contextvars.ContextVar("praxis
 
 ANONYMOUS = "anonymous"  # whose stream slot a call without a credential takes
 UNAUTHENTICATED_PREFIXES = tuple(SERVICE_STREAMS)  # health and reflection
+MAX_WRAPPED = 1024  # methods whose wrapped handler an AuthInterceptor keeps
 
 
 def principal() -> Principal:
@@ -134,6 +135,9 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
         self._clock = clock
         self._streams_of = streams_of  # the stream gate of a method
         self._on_loop = on_loop  # synchronous methods run on the loop (serving.ON_LOOP)
+        # method -> (the servicer's handler, its wrapped handler): gRPC asks for a call's
+        # handler on every call, and wrapping it anew cost each call a few µs.
+        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     async def intercept_service(
         self,
@@ -144,6 +148,16 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
         if handler is None:
             return None
         method: str = details.method
+        known = self._wrapped.get(method)
+        if known is not None and known[0] is handler:
+            return known[1]
+        wrapped = self._wrap_handler(handler, method)
+        if len(self._wrapped) < MAX_WRAPPED:  # the server's methods: a bound never reached
+            self._wrapped[method] = (handler, wrapped)
+        return wrapped
+
+    def _wrap_handler(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        """``handler`` authenticating its calls (see the class's docstring)."""
         needs_auth = not method.startswith(UNAUTHENTICATED_PREFIXES)
         if handler.unary_unary:
             behavior = handler.unary_unary

@@ -193,6 +193,7 @@ def test_registry_commands_on_a_running_clock_write_its_mark_once_a_step(
     assert not [s for s in trace.statements if "meta" in s.split("(")[0]]
     h.clock.advance(1)  # past the step: this command moves the mark
     trace.count(
-        "Execute PROPOSE (moves the clock's mark)", lambda: execute(h, "agent", "req-p2", propose_cmd(r, "p2", 2, variant(3)), epochs)
+        "Execute PROPOSE (moves the clock's mark)",
+        lambda: execute(h, "agent", "req-p2", propose_cmd(r, "p2", 2, variant(3)), epochs),
     )
     assert [s for s in trace.statements if s.startswith("UPDATE meta")]
