@@ -193,17 +193,20 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
     def _authentication(self, context: Any) -> Callable[[], Principal | Rejection]:
         """How to authenticate the call's credential, now or again later."""
         token = bearer_token(context.invocation_metadata())
-        certify = getattr(self._authority, "authenticate_certificate", None)
-        certificate = peer_certificate(context) if token is None and certify else None
         clock = self._clock
-        if certify is not None and certificate is not None:
-            fingerprint = certificate_fingerprint(certificate)
+        if token is None:  # a client certificate, under mutual TLS, when the authority
+            # can tell its principal (asked only here: an authority without the capability
+            # answers through its wrappers' __getattr__ with a raised AttributeError)
+            certify = getattr(self._authority, "authenticate_certificate", None)
+            certificate = peer_certificate(context) if certify else None
+            if certify is not None and certificate is not None:
+                fingerprint = certificate_fingerprint(certificate)
 
-            def by_certificate() -> Principal | Rejection:
-                found: Principal | Rejection = certify(fingerprint, clock.now_ms())
-                return found
+                def by_certificate() -> Principal | Rejection:
+                    found: Principal | Rejection = certify(fingerprint, clock.now_ms())
+                    return found
 
-            return by_certificate
+                return by_certificate
         authority = self._authority
         return lambda: authority.authenticate(token, clock.now_ms())
 
