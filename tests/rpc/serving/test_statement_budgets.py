@@ -47,6 +47,7 @@ T = TypeVar("T")
 # Statements per call today (SQLite). Lower them when a change saves statements.
 BUDGETS = {
     "StartRun (3-node chain)": 17,
+    "StartRun of a ref": 19,
     "ClaimTasks (one task)": 17,
     "CompleteTask (readies the next node)": 16,
     "CompleteTask (completes the run)": 15,
@@ -197,3 +198,17 @@ def test_registry_commands_on_a_running_clock_write_its_mark_once_a_step(
         lambda: execute(h, "agent", "req-p2", propose_cmd(r, "p2", 2, variant(3)), epochs),
     )
     assert [s for s in trace.statements if s.startswith("UPDATE meta")]
+
+
+def test_a_governed_start_runs_no_statement_through_sqlalchemy(
+    traced: tuple[Harness, Trace],
+) -> None:
+    """A StartRun of a registered ref binds its head with prepared statements too."""
+    h, trace = traced
+    registered(h, ref("wo-g", "run-w"))
+    start(h, ref=ref("wo-g", "run-w"), request_id="warm-up")  # first-use reads
+    registered(h, ref("wo-g", "run-g"))
+    run = trace.count(
+        "StartRun of a ref", lambda: start(h, ref=ref("wo-g", "run-g"), request_id="measured")
+    ).run
+    assert run.ref.run_id == "run-g" and run.revision == 1

@@ -57,6 +57,11 @@ _HEAD = Statement(
     )
     .where(heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run"))
 )
+_HEAD_BINDING = Statement(
+    select(heads.c.revision, heads.c.definition_digest).where(
+        heads.c.work_order_id == bindparam("wo"), heads.c.run_id == bindparam("run")
+    )
+)
 _REVISION = Statement(
     select(revisions.c.definition_json, revisions.c.definition_digest).where(
         revisions.c.work_order_id == bindparam("wo"),
@@ -306,16 +311,15 @@ class Texts:
 def bind_head(
     connection: Connection, ref: Ref, run_id: str, principal_id: str, request_id: str, now_ms: int
 ) -> None:
-    """Binds a head to the run executing it and records a BOUND history event."""
-    head = load_head(connection, ref)
+    """Binds a head to the run executing it and records a BOUND history event (prepared
+    statements; the head's revision and digest are read without its definition)."""
+    where = {"wo": ref.work_order_id, "run": ref.run_id}
+    head = _HEAD_BINDING.run(connection, where).first()
     assert head is not None
-    connection.execute(
-        update(heads)
-        .where(heads.c.work_order_id == ref.work_order_id, heads.c.run_id == ref.run_id)
-        .values(bound_run_id=run_id)
-    )
-    connection.execute(
-        registry_events.insert().values(
+    _UPDATE_HEAD.run(connection, {**where, "bound_run_id": run_id})
+    INSERT["registry_events"].run(
+        connection,
+        dict(
             work_order_id=ref.work_order_id,
             run_id=ref.run_id,
             kind=registry.HistoryKind.BOUND.value,
@@ -327,7 +331,7 @@ def bind_head(
             digest=head.definition_digest,
             reason=run_id,
             at_ms=now_ms,
-        )
+        ),
     )
 
 
