@@ -76,15 +76,20 @@ def make_engine(
     # psycopg prepares nothing itself: the hot path's statements are prepared by
     # praxis.store.db.libpq, whose names psycopg's own cache would deallocate (it sends
     # DEALLOCATE ALL after a ROLLBACK once it has prepared anything).
+    from praxis.store.db import loop_pg  # psycopg: installed with PostgreSQL only
+
     connect_args = {"prepare_threshold": None}
-    if pg_pool_size is not None:
-        engine = create_engine(
-            url, pool_size=pg_pool_size, max_overflow=0, connect_args=connect_args
-        )
-    else:
-        engine = create_engine(
-            url, pool_size=pool_size, max_overflow=pool_size, connect_args=connect_args
-        )
+    # Store calls on the event loop park on their connection's socket and on the pool
+    # instead of blocking the loop (praxis.store.db.loop_pg).
+    size, overflow = (pg_pool_size, 0) if pg_pool_size is not None else (pool_size, pool_size)
+    engine = create_engine(
+        url,
+        poolclass=loop_pg.LoopPool,
+        pool_size=size,
+        max_overflow=overflow,
+        connect_args=connect_args,
+    )
+    loop_pg.open_off_the_loop(engine)
     _ping_when_idle(engine)
     _answer_pipelines_first(engine)
     return engine

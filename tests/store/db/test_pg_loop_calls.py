@@ -1,0 +1,132 @@
+"""Store calls on the event loop over PostgreSQL park instead of blocking the loop.
+
+A store call on the loop (:func:`praxis.store.db.loop_calls.call`) that waits for
+PostgreSQL, for a statement's answer or for a pooled connection, steps back to the loop
+(:mod:`praxis.store.db.loop_pg`): the loop keeps running meanwhile (here: a ticker
+every 10 ms), and the call goes on once the database answers or a connection is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from praxis.store.db import loop_calls
+from praxis.store.db.database import Database
+from praxis.store.schema import MIGRATIONS
+from tests.support.postgres import Cluster
+
+HOLD_S = 0.6
+
+
+@pytest.fixture
+def url(postgres_cluster: Cluster) -> str:
+    return postgres_cluster.create_database()
+
+
+@pytest.fixture
+def db(url: str) -> Iterator[Database]:
+    database = Database(url, pool_size=2)
+    database.migrate(0, MIGRATIONS)
+    try:
+        yield database
+    finally:
+        database.close()
+
+
+async def _while_ticking(work: asyncio.Future[Any]) -> tuple[object, int]:
+    """``work``'s value, and how many times a 10 ms ticker ran on the loop meanwhile."""
+    ticks = 0
+    while not work.done():
+        await asyncio.sleep(0.01)
+        ticks += 1
+    return work.result(), ticks
+
+
+def test_a_statement_waiting_for_a_lock_parks_the_call(
+    db: Database, url: str, postgres_cluster: Cluster
+) -> None:
+    """A read whose statement waits for an advisory lock another session holds: the
+    loop ticks on until the lock is released, then the call has its answer."""
+    holder = psycopg.connect(postgres_cluster.dsn(url.rpartition("/")[2]), autocommit=True)
+    holder.execute("SELECT pg_advisory_lock(4040)")
+    releasing = threading.Timer(HOLD_S, lambda: holder.execute("SELECT pg_advisory_unlock(4040)"))
+
+    def locked_read() -> object:
+        with db.read() as connection:
+            connection.exec_driver_sql("SELECT pg_advisory_xact_lock_shared(4040)")
+            return connection.exec_driver_sql("SELECT 40").scalar()
+
+    async def main() -> tuple[object, int]:
+        releasing.start()
+        return await _while_ticking(asyncio.ensure_future(loop_calls.call(locked_read)))
+
+    try:
+        began = time.monotonic()
+        value, ticks = asyncio.run(main())
+    finally:
+        releasing.join()
+        holder.close()
+    assert value == 40
+    assert time.monotonic() - began >= HOLD_S
+    assert ticks >= HOLD_S / 0.01 / 3  # the loop ran all along (a loaded machine is slower)
+
+
+def test_a_checkout_from_an_empty_pool_parks_the_call(db: Database) -> None:
+    """Two threads hold both connections of the pool; a read on the loop waits for one
+    without blocking the loop, and has it once a thread gives its connection back."""
+    holding = threading.Barrier(3)
+
+    def hold() -> None:
+        with db.read() as connection:
+            connection.exec_driver_sql("SELECT 1")
+            holding.wait(timeout=30)
+            time.sleep(HOLD_S)
+
+    def read() -> object:
+        with db.read() as connection:
+            return connection.exec_driver_sql("SELECT 41").scalar()
+
+    holders = [threading.Thread(target=hold) for _ in range(2)]
+    for thread in holders:
+        thread.start()
+    holding.wait(timeout=30)  # both connections are out
+
+    async def main() -> tuple[object, int]:
+        return await _while_ticking(asyncio.ensure_future(loop_calls.call(read)))
+
+    try:
+        began = time.monotonic()
+        value, ticks = asyncio.run(main())
+    finally:
+        for thread in holders:
+            thread.join()
+    assert value == 41
+    assert time.monotonic() - began >= HOLD_S * 0.8
+    assert ticks >= HOLD_S / 0.01 / 3
+
+
+def test_calls_needing_two_connections_each_share_a_small_pool(db: Database) -> None:
+    """Four calls on the loop, each holding its read and then opening a nested one, on a
+    pool of two: they take turns (one call at a time holds connections) and all answer,
+    where four calls holding one connection each could wait for a second forever."""
+
+    def nested(index: int) -> object:
+        with db.read() as outer:
+            outer.exec_driver_sql("SELECT pg_sleep(0.05)")
+            with db.read() as inner:
+                return inner.exec_driver_sql(f"SELECT {index}").scalar()
+
+    async def main() -> tuple[object, int]:
+        calls = asyncio.gather(*(loop_calls.call(nested, index) for index in range(4)))
+        return await asyncio.wait_for(_while_ticking(calls), 30)
+
+    values, ticks = asyncio.run(main())
+    assert values == [0, 1, 2, 3]
+    assert ticks >= 4 * 0.05 / 0.01 / 3  # the loop ran while they slept in PostgreSQL
