@@ -33,26 +33,37 @@ T = TypeVar("T")
 
 
 class _LoopCall(greenlet):
-    """The greenlet of one store call on the loop."""
+    """The greenlet of one store call on the loop, and the future of its outcome."""
+
+    finished: asyncio.Future[Any]
+
+
+def _outcome(function: Callable[[], Any]) -> tuple[bool, Any]:
+    """The body of a call's greenlet: ``function``'s value or error, never raised (it
+    would surface in whichever loop callback resumed the call)."""
+    try:
+        return True, function()
+    except BaseException as error:  # handed to the call's caller
+        return False, error
 
 
 async def call(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     """``function(*args, **kwargs)`` on the loop, in the caller's context; its writes
     wait for the loop's group commit without holding up the loop."""
-    child = _LoopCall(functools.partial(function, *args, **kwargs))
+    child = _LoopCall(functools.partial(_outcome, functools.partial(function, *args, **kwargs)))
     child.gr_context = contextvars.copy_context()
-    waiting = child.switch()
-    cancelled = False
-    while not child.dead:
-        try:
-            await asyncio.shield(waiting)
-        except asyncio.CancelledError:
-            cancelled = True  # the write is queued: see it through, then give up
-            continue
-        waiting = child.switch()
-    if cancelled:
-        raise asyncio.CancelledError
-    return cast(T, waiting)
+    finished = child.finished = asyncio.get_running_loop().create_future()
+    _ended(child, child.switch())  # runs until it parks or ends
+    if not finished.done():
+        cancelled = False
+        while not finished.done():
+            try:
+                await asyncio.wait((finished,))
+            except asyncio.CancelledError:
+                cancelled = True  # its work goes on (a write may be queued): see it through
+        if cancelled:
+            raise asyncio.CancelledError
+    return cast(T, finished.result())
 
 
 def inside() -> bool:
@@ -60,8 +71,42 @@ def inside() -> bool:
     return isinstance(getcurrent(), _LoopCall)
 
 
-def wait(future: asyncio.Future[Any]) -> None:
-    """Steps back to the loop until ``future`` is done (from inside :func:`call`)."""
+def current() -> Any:
+    """The store call on the loop this code runs in (see :func:`park`)."""
+    found = getcurrent()
+    assert isinstance(found, _LoopCall)
+    return found
+
+
+def resume(child: Any, value: Any) -> None:
+    """Goes on with the parked store call ``child`` (a loop callback: a socket ready, a
+    future done), its :func:`park` returning ``value``, until it parks again or ends."""
+    _ended(child, child.switch(value))
+
+
+def _ended(child: Any, outcome: Any) -> None:
+    """Settles the call's future once its greenlet has ended with ``outcome``."""
+    if child.dead:
+        ok, result = outcome
+        if ok:
+            child.finished.set_result(result)
+        else:
+            child.finished.set_exception(result)
+
+
+def park() -> Any:
+    """Steps back to the loop (from inside :func:`call`) until a loop callback calls
+    :func:`resume` with this call (:func:`current`), which it must have arranged for."""
     parent = getcurrent().parent
     assert parent is not None  # a store call's greenlet: the loop's is its parent
-    parent.switch(future)
+    return parent.switch()
+
+
+def wait(future: asyncio.Future[Any]) -> None:
+    """Steps back to the loop until ``future`` is done (from inside :func:`call`)."""
+    future.add_done_callback(functools.partial(_done, current()))
+    park()
+
+
+def _done(child: Any, _future: asyncio.Future[Any]) -> None:
+    resume(child, None)

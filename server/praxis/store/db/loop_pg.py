@@ -57,35 +57,31 @@ class LoopConnection(psycopg.Connection[Any]):
 
 def park(gen: PQGen[RV], fileno: int) -> RV:
     """Runs psycopg's generator ``gen`` on the socket ``fileno`` from a store call on the
-    loop: each time it would block, the call steps back to the loop until the socket is
-    ready for what ``gen`` asked (reading, writing or both)."""
+    loop: each time it would block, the call steps back to the loop, which goes on with
+    it straight from the socket's callback once the socket is ready for what ``gen``
+    asked (reading, writing or both)."""
     loop = asyncio.get_running_loop()
+    call = loop_calls.current()
     try:
         wanted = next(gen)
         while True:
-            ready: asyncio.Future[int] = loop.create_future()
             if wanted & _READ:
-                loop.add_reader(fileno, _wake, ready, _READ)
+                loop.add_reader(fileno, loop_calls.resume, call, _READ)
             if wanted & _WRITE:
-                loop.add_writer(fileno, _wake, ready, _WRITE)
+                loop.add_writer(fileno, loop_calls.resume, call, _WRITE)
             try:
-                loop_calls.wait(ready)
-            finally:
+                ready = loop_calls.park()
+            finally:  # also drops the other callback, when both were asked for
                 if wanted & _READ:
                     loop.remove_reader(fileno)
                 if wanted & _WRITE:
                     loop.remove_writer(fileno)
-            wanted = gen.send(ready.result())
+            wanted = gen.send(ready)
     except StopIteration as end:
         done: RV = end.value
         return done
     except OSError as error:  # the socket was closed under us: as psycopg says it
         raise errors.OperationalError("connection socket closed") from error
-
-
-def _wake(ready: asyncio.Future[int], state: int) -> None:
-    if not ready.done():
-        ready.set_result(state)
 
 
 def open_off_the_loop(engine: Engine) -> None:
