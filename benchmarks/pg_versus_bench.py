@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,6 +41,14 @@ from tests.support.postgres import Cluster, binaries
 
 HERE = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).parent / "results" / "pg_versus.json"
+
+
+def commit(tree: Path) -> str:
+    """The checkout's commit (``+``: with changes), or why there is none."""
+    try:
+        return commit_of(tree)
+    except subprocess.CalledProcessError:
+        return "not a git checkout"
 
 
 def per_completion(found: dict[str, Any]) -> dict[str, float]:
@@ -66,6 +75,7 @@ def main() -> int:
         return 1
     trees: dict[str, Path | None] = {"pg": None, "pg-baseline": args.baseline, "sqlite": None}
     rounds: dict[str, list[dict[str, float]]] = {label: [] for label in trees}
+    commits = {"this": commit(HERE), "baseline": commit(args.baseline)}
     load_start = [round(load, 2) for load in os.getloadavg()]
     began = time.monotonic()
     cluster = Cluster(bin_dir)
@@ -90,8 +100,8 @@ def main() -> int:
     }
     report = {
         "command": " ".join(["benchmarks/pg_versus_bench.py", *sys.argv[1:]]),
-        "commit": commit_of(HERE),
-        "baseline": {"tree": str(args.baseline), "commit": commit_of(args.baseline)},
+        "commit": commits["this"],
+        "baseline": {"tree": str(args.baseline), "commit": commits["baseline"]},
         "load_average": {
             "start": load_start,
             "end": [round(load, 2) for load in os.getloadavg()],

@@ -47,41 +47,81 @@ _WRITE = 2  # psycopg's Wait.W / Ready.W (selectors.EVENT_WRITE)
 
 
 class LoopConnection(psycopg.Connection[Any]):
-    """A psycopg connection whose waits park the store call on the loop that waits."""
+    """A psycopg connection whose waits park the store call on the loop that waits.
+
+    While a call on the loop holds the connection, the loop keeps watching its socket
+    for reading between the call's round trips (one registration per checkout, not two
+    system calls per round trip): a readiness nobody waits for (a notice between two
+    statements) stops the watch, and the next wait starts it again. The watch ends when
+    the connection goes back to the pool (:class:`LoopPool`) or is closed.
+    """
+
+    _watching: asyncio.AbstractEventLoop | None = None  # the loop watching the socket
+    _watched = -1  # the socket it watches
+    _waiter: Any = None  # the call parked until the socket is readable
 
     def wait(self, gen: PQGen[RV], interval: float = 0.1, timeout: float | None = None) -> RV:
         if timeout is None and loop_calls.inside():
-            return park(gen, self.pgconn.socket)
+            return self._park(gen)
         return super().wait(gen, interval, timeout)
 
-
-def park(gen: PQGen[RV], fileno: int) -> RV:
-    """Runs psycopg's generator ``gen`` on the socket ``fileno`` from a store call on the
-    loop: each time it would block, the call steps back to the loop, which goes on with
-    it straight from the socket's callback once the socket is ready for what ``gen``
-    asked (reading, writing or both)."""
-    loop = asyncio.get_running_loop()
-    call = loop_calls.current()
-    try:
-        wanted = next(gen)
-        while True:
-            if wanted & _READ:
-                loop.add_reader(fileno, loop_calls.resume, call, _READ)
-            if wanted & _WRITE:
-                loop.add_writer(fileno, loop_calls.resume, call, _WRITE)
-            try:
-                ready = loop_calls.park()
-            finally:  # also drops the other callback, when both were asked for
+    def _park(self, gen: PQGen[RV]) -> RV:
+        """Runs psycopg's generator ``gen`` from a store call on the loop: each time it
+        would block, the call steps back to the loop, which goes on with it straight
+        from the socket's callback once the socket is ready for what ``gen`` asked
+        (reading, writing or both)."""
+        loop = asyncio.get_running_loop()
+        fileno = self.pgconn.socket
+        call = loop_calls.current()
+        try:
+            wanted = next(gen)
+            while True:
                 if wanted & _READ:
-                    loop.remove_reader(fileno)
+                    self._watch(loop, fileno)
+                    self._waiter = call
                 if wanted & _WRITE:
-                    loop.remove_writer(fileno)
-            wanted = gen.send(ready)
-    except StopIteration as end:
-        done: RV = end.value
-        return done
-    except OSError as error:  # the socket was closed under us: as psycopg says it
-        raise errors.OperationalError("connection socket closed") from error
+                    loop.add_writer(fileno, loop_calls.resume, call, _WRITE)
+                try:
+                    ready = loop_calls.park()
+                finally:
+                    self._waiter = None
+                    if wanted & _WRITE:
+                        loop.remove_writer(fileno)
+                wanted = gen.send(ready)
+        except StopIteration as end:
+            done: RV = end.value
+            return done
+        except OSError as error:  # the socket was closed under us: as psycopg says it
+            raise errors.OperationalError("connection socket closed") from error
+
+    def _watch(self, loop: asyncio.AbstractEventLoop, fileno: int) -> None:
+        if self._watching is loop and self._watched == fileno:
+            return
+        self.unwatch()
+        try:
+            loop.add_reader(fileno, self._readable)
+        except OSError:  # a closed socket's number left in the loop's selector: drop it
+            loop.remove_reader(fileno)
+            loop.add_reader(fileno, self._readable)
+        self._watching, self._watched = loop, fileno
+
+    def _readable(self) -> None:
+        waiter, self._waiter = self._waiter, None
+        if waiter is None:  # nobody waits: stop watching until somebody does
+            self.unwatch()
+            return
+        loop_calls.resume(waiter, _READ)
+
+    def unwatch(self) -> None:
+        """Stops the loop watching the socket (on the loop's thread; elsewhere the watch
+        was never started: only calls on the loop start one, and they end it)."""
+        loop, self._watching = self._watching, None
+        if loop is not None and asyncio._get_running_loop() is loop:
+            loop.remove_reader(self._watched)
+
+    def close(self) -> None:
+        self.unwatch()
+        super().close()
 
 
 def open_off_the_loop(engine: Engine) -> None:
@@ -179,6 +219,9 @@ class LoopPool(QueuePool):
             loop_calls.wait(back)
 
     def _do_return_conn(self, record: ConnectionPoolEntry) -> None:
+        connection = record.dbapi_connection
+        if isinstance(connection, LoopConnection):
+            connection.unwatch()
         super()._do_return_conn(record)
         holder = self._holders.pop(record, None)
         if holder is not None:
