@@ -3,7 +3,7 @@
 The rule, held by ``tests/unit/test_rows_rule.py``: every SQLite/PostgreSQL difference
 lives in ``store/db/`` (this module: engines, connection settings, the write lock's entry;
 :mod:`.portable`: the statements each backend spells its own way behind one call, such as
-``INSERT ... ON CONFLICT``; :mod:`.locks`, :mod:`.statements`, :mod:`.libpq`,
+``INSERT ... ON CONFLICT``; :mod:`.locks`, :mod:`.statements`, :mod:`.libpq`, :mod:`.loop_pg`,
 :mod:`.files`, :mod:`.backup`) or in a row function of its slice
 (``store/<slice>/rows.py`` or a ``rows/`` package), which gives each backend its own
 statement for the same call, as Temporal's persistence does (``lockTaskQueueQry``: a
@@ -47,7 +47,9 @@ def pool_size_floor(executor_threads: int) -> int:
     Each executor thread (a unary RPC, a stream's read) and the sweeper hold at most two
     at once: their transaction, and a principal's lookup when the principals cache
     misses inside it. Plus one for a metrics scrape. Fewer could leave every thread
-    holding one connection while waiting for its second.
+    holding one connection while waiting for its second. The store calls on the event
+    loop hold at most half the pool (:class:`praxis.store.db.loop_pg.LoopPool`), so with
+    at least this many one connection is always left for the holder that needs a second.
     """
     return 2 * (executor_threads + 1) + 1
 

@@ -16,6 +16,12 @@ turn (or this process's writer thread writes), a thread waits for it and the loo
 on meanwhile: the calls it serves then join the batch that waits. A call cancelled while
 it waits (its caller went away) is still driven to its end: its write was queued and its
 answer is dropped.
+
+On PostgreSQL the calls run on the loop the same way, and each of their waits for the
+database (an answer, a pooled connection) parks the call (:mod:`praxis.store.db.loop_pg`).
+A parked call is resumed straight from the loop callback that readies it (its socket's
+reader, its future's done callback), not through its task: a PostgreSQL command parks
+about ten times, and a task's wake-up per wait would cost more than the round trip.
 """
 
 from __future__ import annotations
