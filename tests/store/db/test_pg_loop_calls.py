@@ -16,8 +16,10 @@ from typing import Any
 
 import psycopg
 import pytest
+from sqlalchemy import text
+from sqlalchemy.engine import Connection
 
-from praxis.store.db import loop_calls
+from praxis.store.db import dialect, loop_calls
 from praxis.store.db.database import Database
 from praxis.store.schema import MIGRATIONS
 from tests.support.postgres import Cluster
@@ -130,3 +132,47 @@ def test_calls_needing_two_connections_each_share_a_small_pool(db: Database) -> 
     values, ticks = asyncio.run(main())
     assert values == [0, 1, 2, 3]
     assert ticks >= 4 * 0.05 / 0.01 / 3  # the loop ran while they slept in PostgreSQL
+
+
+def test_a_write_whose_pooled_connection_died_begins_again_on_the_loop(
+    db: Database, url: str, postgres_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write on the loop whose pooled connection's backend was terminated begins again
+    once on a new connection (opened off the loop), as from a thread; its second attempt
+    waits for a lock without holding up the loop."""
+    monkeypatch.setattr(dialect, "IDLE_PING_S", 3600.0)  # no ping: the retry must do it
+
+    def backend(connection: Connection) -> int:
+        return int(connection.execute(text("SELECT pg_backend_pid()")).scalar_one())
+
+    async def first() -> int:
+        return await loop_calls.call(db.transact, backend, scoped=True)
+
+    db.engine.dispose()  # one connection from here on: the one terminated
+    dead = asyncio.run(first())
+    admin = psycopg.connect(postgres_cluster.dsn(url.rpartition("/")[2]), autocommit=True)
+    admin.execute("SELECT pg_terminate_backend(%s)", (dead,))
+    while admin.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (dead,)).fetchone():
+        time.sleep(0.01)
+    admin.execute("SELECT pg_advisory_lock(4041)")
+    releasing = threading.Timer(HOLD_S, lambda: admin.execute("SELECT pg_advisory_unlock(4041)"))
+    attempts: list[int] = []
+
+    def locked(connection: Connection) -> int:
+        attempts.append(1)
+        connection.execute(text("SELECT pg_advisory_xact_lock_shared(4041)"))
+        return backend(connection)
+
+    async def main() -> tuple[object, int]:
+        releasing.start()
+        call = loop_calls.call(db.transact, locked, scoped=True)
+        return await _while_ticking(asyncio.ensure_future(call))
+
+    try:
+        again, ticks = asyncio.run(main())
+    finally:
+        releasing.join()
+        admin.close()
+    assert again != dead  # a new connection
+    assert attempts == [1, 1]  # the first found the connection dead: nothing of it ran
+    assert ticks >= HOLD_S / 0.01 / 3
