@@ -98,7 +98,7 @@ def main() -> int:
         label: {key: statistics.median(r[key] for r in found) for key in found[0]}
         for label, found in rounds.items()
     }
-    report = {
+    report: dict[str, Any] = {
         "command": " ".join(["benchmarks/pg_versus_bench.py", *sys.argv[1:]]),
         "commit": commits["this"],
         "baseline": {"tree": str(args.baseline), "commit": commits["baseline"]},
@@ -117,7 +117,22 @@ def main() -> int:
         "baseline_server_cpu_pg_over_sqlite": round(
             medians["pg-baseline"]["server_cpu_ms"] / medians["sqlite"]["server_cpu_ms"], 3
         ),
+        # The same ratios round by round (both sides measured back to back), and their
+        # medians: steadier than a ratio of medians when the machine's load drifts.
+        "round_ratios": {
+            "pg_over_sqlite": [
+                round(a["server_cpu_ms"] / b["server_cpu_ms"], 3)
+                for a, b in zip(rounds["pg"], rounds["sqlite"], strict=True)
+            ],
+            "pg_over_pg_baseline": [
+                round(a["server_cpu_ms"] / b["server_cpu_ms"], 3)
+                for a, b in zip(rounds["pg"], rounds["pg-baseline"], strict=True)
+            ],
+        },
         "rounds": rounds,
+    }
+    report["round_ratio_medians"] = {
+        name: statistics.median(found) for name, found in report["round_ratios"].items()
     }
     args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(json.dumps({k: v for k, v in report.items() if k != "rounds"}, indent=2))
