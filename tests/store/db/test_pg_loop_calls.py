@@ -9,6 +9,7 @@ every 10 ms), and the call goes on once the database answers or a connection is 
 from __future__ import annotations
 
 import asyncio
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.engine import Connection
 
-from praxis.store.db import dialect, loop_calls
+from praxis.store.db import dialect, loop_calls, loop_pg
 from praxis.store.db.database import Database
 from praxis.store.schema import MIGRATIONS
 from tests.support.postgres import Cluster
@@ -176,3 +177,39 @@ def test_a_write_whose_pooled_connection_died_begins_again_on_the_loop(
     assert again != dead  # a new connection
     assert attempts == [1, 1]  # the first found the connection dead: nothing of it ran
     assert ticks >= HOLD_S / 0.01 / 3
+
+
+def test_a_call_skips_the_loop_only_when_its_socket_is_the_loop_s_only_event() -> None:
+    """A call whose socket is ready goes on without a turn of the loop only when nothing
+    else waits on the loop: no ready callback, no other ready socket, no due timer."""
+    ours, theirs = socket.socketpair()
+    other, other_peer = socket.socketpair()
+
+    async def main() -> list[bool]:
+        loop = asyncio.get_running_loop()
+        loop.add_reader(ours.fileno(), lambda: None)  # watched, as a call's connection is
+        loop.add_reader(other.fileno(), lambda: None)
+        seen = []
+        theirs.send(b"x")
+        seen.append(loop_pg._only_this_ready(loop, ours.fileno()))  # alone: goes on
+        handle = loop.call_soon(lambda: None)
+        seen.append(loop_pg._only_this_ready(loop, ours.fileno()))  # a callback is ready
+        handle.cancel()
+        await asyncio.sleep(0)  # the cancelled callback leaves the ready queue
+        other_peer.send(b"y")
+        seen.append(loop_pg._only_this_ready(loop, ours.fileno()))  # another socket too
+        other.recv(1)
+        ours.recv(1)
+        loop.call_later(0.05, lambda: None)
+        began = time.monotonic()
+        seen.append(loop_pg._only_this_ready(loop, ours.fileno()))  # a timer comes first
+        seen.append(time.monotonic() - began < 1.0)
+        loop.remove_reader(ours.fileno())
+        loop.remove_reader(other.fileno())
+        return seen
+
+    try:
+        assert asyncio.run(main()) == [True, False, False, False, True]
+    finally:
+        for end in (ours, theirs, other, other_peer):
+            end.close()

@@ -5,7 +5,9 @@ The server runs its hot calls on the event loop, each in a greenlet of its own
 statement is a round trip to another process, so here, when such a call waits for its
 connection's socket, the call steps back to the loop (which watches the socket with
 ``add_reader``/``add_writer``) and goes on once the socket is ready; the loop serves the
-other calls meanwhile. Every wait of a connection goes through its ``wait`` method
+other calls meanwhile (and when the call's socket is the loop's only event, the call
+goes on without a turn of the loop: :func:`_only_this_ready`). Every wait of a
+connection goes through its ``wait`` method
 (psycopg's cursor, COMMIT and ROLLBACK, and :mod:`praxis.store.db.libpq`'s own
 statements): :class:`LoopConnection` parks there from a call on the loop and blocks as
 psycopg does everywhere else (the pool's threads, the sweeper, start-up).
