@@ -492,10 +492,9 @@ class Server:
     """A running asyncio gRPC server over an :class:`Engine`.
 
     The server owns one event-loop thread (every stream, long poll, health and
-    reflection call lives there and holds no thread while it waits; on SQLite the hot
-    unary calls too, see :mod:`praxis.rpc.serving`) and one bounded executor (the other
-    unary RPCs; on PostgreSQL all of them, and the database work of streams). Its
-    methods are called from ordinary threads.
+    reflection call lives there and holds no thread while it waits; the hot unary calls
+    too, see :mod:`praxis.rpc.serving`) and one bounded executor (the other unary RPCs).
+    Its methods are called from ordinary threads.
     """
 
     def __init__(self, settings: Settings) -> None:
