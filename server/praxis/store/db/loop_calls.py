@@ -39,9 +39,11 @@ T = TypeVar("T")
 
 
 class _LoopCall(greenlet):
-    """The greenlet of one store call on the loop, and the future of its outcome."""
+    """The greenlet of one store call on the loop: what its task awaits (``finished``,
+    done once it has ended) and how it ended (``outcome``)."""
 
-    finished: asyncio.Future[Any]
+    finished: asyncio.Future[None]
+    outcome: tuple[bool, Any]
 
 
 def _outcome(function: Callable[[], Any]) -> tuple[bool, Any]:
@@ -58,18 +60,22 @@ async def call(function: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T
     wait for the loop's group commit without holding up the loop."""
     child = _LoopCall(functools.partial(_outcome, functools.partial(function, *args, **kwargs)))
     child.gr_context = contextvars.copy_context()
-    finished = child.finished = asyncio.get_running_loop().create_future()
+    child.finished = asyncio.get_running_loop().create_future()
     _ended(child, child.switch())  # runs until it parks or ends
-    if not finished.done():
-        cancelled = False
-        while not finished.done():
-            try:
-                await asyncio.wait((finished,))
-            except asyncio.CancelledError:
-                cancelled = True  # its work goes on (a write may be queued): see it through
-        if cancelled:
-            raise asyncio.CancelledError
-    return cast(T, finished.result())
+    cancelled = False
+    while not child.dead:
+        try:
+            await child.finished  # a cancellation cancels it: the call goes on regardless
+        except asyncio.CancelledError:
+            cancelled = True  # its work goes on (a write may be queued): see it through
+            if not child.dead:
+                child.finished = asyncio.get_running_loop().create_future()
+    if cancelled:
+        raise asyncio.CancelledError
+    ok, result = child.outcome
+    if not ok:
+        raise result
+    return cast(T, result)
 
 
 def inside() -> bool:
@@ -91,13 +97,11 @@ def resume(child: Any, value: Any) -> None:
 
 
 def _ended(child: Any, outcome: Any) -> None:
-    """Settles the call's future once its greenlet has ended with ``outcome``."""
+    """Keeps ``outcome`` and wakes the call's task once its greenlet has ended."""
     if child.dead:
-        ok, result = outcome
-        if ok:
-            child.finished.set_result(result)
-        else:
-            child.finished.set_exception(result)
+        child.outcome = outcome
+        if not child.finished.done():
+            child.finished.set_result(None)
 
 
 def park() -> Any:
