@@ -12,12 +12,14 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
-from praxis.store.runtime import codec as run_codec
+
+if TYPE_CHECKING:  # held.py keeps RunRecords
+    from praxis.store.runtime.held import HeldRuns
 
 SNAPSHOT_NODES_MAX = 1000
 """A run snapshot (``Run.nodes``) lists every node and fan-out item up to this many; a
@@ -79,6 +81,16 @@ class RunRecord:
         return found
 
 
+@dataclass(frozen=True)
+class Stale:
+    """What a command answers inside its transaction when it decided on a copy of a run
+    this process held (:mod:`praxis.store.runtime.held`) that is no longer the stored
+    run: its writes are undone, and the unit of work drops the copy and runs the command
+    again (:meth:`praxis.store.runtime.unit.Unit.transact`). Never a caller's answer."""
+
+    run_id: str
+
+
 @dataclass
 class Effects:
     """What a transaction must announce after it commits."""
@@ -87,7 +99,7 @@ class Effects:
     runs: bool = False
     events: bool = False
     ended: list[str] = field(default_factory=list)
-    cache: run_codec.SnapshotCache | None = None  # keeps states written, once committed
+    cache: HeldRuns | None = None  # keeps the runs written, once committed
     # Whom to wake (praxis.store.wake.hub): the runs changed, the subscribers with new
     # events, and how many attempts of each model became ready.
     run_ids: set[str] = field(default_factory=set)

@@ -40,8 +40,8 @@ from praxis.store.runtime.emits import AttemptSettled, WorkReadied
 from praxis.store.runtime.inputs import gather_input
 from praxis.store.runtime.records import Effects, RunRecord
 from praxis.store.runtime.rows import attempts as attempt_rows
+from praxis.store.runtime.rows import loading, queues
 from praxis.store.runtime.rows import progress as attempt_progress
-from praxis.store.runtime.rows import queues
 from praxis.store.runtime.rows.attempts import attempt_to_decide
 from praxis.store.runtime.rows.queues import drop_ready
 
@@ -395,7 +395,12 @@ class TaskStore:
         """Leases ``uids`` of one run, appending to ``tasks``; False once the response's
         byte budget (:data:`MAX_BATCH_INPUT_BYTES`) is spent, leaving the rest ready.
         ``row``: the run's ``runs`` row as its lock read it (PostgreSQL), not read again."""
-        record = self.unit.load(connection, run_id, row)
+        # PostgreSQL: as its lock read it; SQLite: the copy held (its save checks it)
+        record = (
+            self.unit.load(connection, run_id, row)
+            if row
+            else self.unit.decide_on(connection, run_id)
+        )
         allowance = (
             self.context.ports.contracts.allowance(connection, record)
             if record is not None
@@ -405,7 +410,8 @@ class TaskStore:
             input_json, size, weight = None, 0, 0
             node = None if record is None else record.state.nodes.get(uid)
             if record is not None and node is not None and _claimable(record, node, now):
-                input_json = values.canonical_json(gather_input(connection, record, node, cache))
+                found = gather_input(connection, record, node, cache, self.unit.snapshots)
+                input_json = values.canonical_json(found)
                 size = len(input_json.encode("utf-8", errors="surrogatepass"))
                 weight = size + _spec_bytes(record.state.definition.nodes[node.node_id])
                 spent = sum(task.weight for task in tasks)
@@ -429,6 +435,8 @@ class TaskStore:
                 else not_found("RUN_NOT_FOUND", run_id)
             )
             if isinstance(outcome, Rejection) or record is None:
+                if record is not None:  # refused on a copy held: only if it is current
+                    loading.confirm(connection, run_id)
                 drop_ready(connection, run_id, uid)  # stale row
                 continue
             record = self.unit.save(connection, record, outcome, effects, command, now)
@@ -481,8 +489,10 @@ class TaskStore:
         may act on it. Raises Rollback with the refusal. ``earlier``: the runs earlier
         commands of a batch decided (deciding ahead); ``None`` when this command must
         decide inside the turn instead."""
-        # The run's row as of its lock where writers run side by side (else None).
-        row, attempt = attempt_to_decide(connection, attempt_id)
+        # Inside the turn, the attempt and its run as this process holds them (SQLite), or
+        # the run's row as of its lock where writers run side by side (else None).
+        held = None if earlier is not None else self.unit.held_attempt(connection, attempt_id)
+        row, attempt = (None, held[1]) if held else attempt_to_decide(connection, attempt_id)
         if attempt is None:
             raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
         if attempt.principal_id and attempt.principal_id != principal.principal_id:
@@ -498,12 +508,14 @@ class TaskStore:
         if follows and record is None:
             return None  # its run ended earlier in the batch: decided inside the turn
         if record is None:
-            record = self.unit.load(connection, attempt.run_id, row)
+            record = held[0] if held else self.unit.load(connection, attempt.run_id, row)
         if record is None:
             raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
         command, now = build(attempt), self.clock.now_ms()
         outcome = core.apply(record.state, command, now, self.limits)
         if isinstance(outcome, Rejection):
+            if held:  # refused on copies held: only if they are current
+                loading.confirm(connection, attempt.run_id)
             raise Rollback(outcome)
         return ahead.Decided(attempt, record, command, now, outcome, follows)
 

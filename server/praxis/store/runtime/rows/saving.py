@@ -26,8 +26,9 @@ from praxis.store.db import database, locks, statements
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.runtime import codec as run_codec
-from praxis.store.runtime.records import Effects, RunRecord
-from praxis.store.runtime.rows import attempts, queues, reservations
+from praxis.store.runtime.held import HeldRuns
+from praxis.store.runtime.records import Effects, RunRecord, Stale
+from praxis.store.runtime.rows import attempts, loading, queues, reservations
 from praxis.store.runtime.rows import log as run_log
 from praxis.store.runtime.rows.definitions import save_definition
 from praxis.store.runtime.rows.results import run_result
@@ -63,7 +64,7 @@ def insert(
     outcome: core.Outcome,
     command: core.Start,
     now: int,
-    cache: run_codec.SnapshotCache | None = None,
+    cache: HeldRuns | None = None,
 ) -> RunRecord:
     """Inserts a new run from its Start outcome (``record.state`` is the outcome's).
 
@@ -126,9 +127,11 @@ def insert(
         uids = set(state.nodes) | ({core.RUN_TIMER} if state.deadline_ms else set())
         _write_effects(connection, record, outcome, uids, None)
         run_log.append(connection, state, command, now)
-    database.memo(connection)[("run", state.run_id)] = state
+    memo = database.memo(connection)
+    memo[("run", state.run_id)], memo[("record", state.run_id)] = state, record
     if cache is not None:
-        Database.after_commit(connection, functools.partial(cache.remember, state))
+        kept = functools.partial(cache.written, None, record, outcome.attempts, None)
+        Database.after_commit(connection, kept)
     return record
 
 
@@ -154,6 +157,7 @@ def save(
         Rollback: With VERSION_CONFLICT when another writer changed the run.
     """
     if outcome.noop:
+        loading.confirm(connection, record.state.run_id)  # a no-op on a copy held: current?
         return record
     assert not record.partial, "a partial record is read-only"
     if effects.trace is not None:  # before the attempt rows are rewritten (their start)
@@ -211,7 +215,7 @@ def save(
     # not one each; the version check reads the run's update once they are answered.
     with statements.pipelined(connection):
         changed = _UPDATE_RUN.run(connection, columns)
-        _check_version(state, changed.rowcount, answered=False)  # SQLite: answered now
+        _check_version(connection, state, changed.rowcount, answered=False)  # SQLite: now
         if result_row is not None:  # nothing reads it in this command: no round trip of its own
             _INSERT["node_results"].run(connection, result_row)
         _write_nodes(connection, record.state, outcome)
@@ -222,10 +226,16 @@ def save(
             uids.add(core.RUN_TIMER)  # the run's deadline was set, changed or ended
         _write_effects(connection, saved, outcome, uids, record.state)
         run_log.append(connection, state, command, now)
-    _check_version(state, changed.rowcount, answered=True)
-    database.memo(connection)[("run", state.run_id)] = state  # for the batch's next commands
+    _check_version(connection, state, changed.rowcount, answered=True)
+    memo = database.memo(connection)  # for the batch's next commands: written, so not unread
+    memo[("run", state.run_id)], memo[("record", state.run_id)] = state, saved
+    memo.pop(("unread", state.run_id), None)
     if effects.cache is not None:
-        Database.after_commit(connection, functools.partial(effects.cache.remember, state))
+        written = None if outcome.result is None else (outcome.result[0], result_text)
+        kept = functools.partial(
+            effects.cache.written, record.state.version, saved, outcome.attempts, written
+        )
+        Database.after_commit(connection, kept)
     effects.note(state, record.subscriber, outcome.changed, bool(outcome.events))
     if metrics.ON:  # counted once committed
         observe = functools.partial(metrics.observe_run, record.state, outcome)
@@ -239,12 +249,18 @@ _RESULTED = (core.RunStatus.COMPLETED, core.RunStatus.COMPLETING)
 """The statuses whose run carries its output's result (``result_json``)."""
 
 
-def _check_version(state: core.RunState, updated: int, answered: bool) -> None:
-    """Rolls the command back when its update of the run's row (at the version it read)
-    changed no row: another command saved the run first. ``answered``: the update has
-    been answered (a pipelined one has a ``rowcount`` of -1 until then)."""
+def _check_version(
+    connection: Connection, state: core.RunState, updated: int, answered: bool
+) -> None:
+    """Rolls the command back when its update of the run's row (at the version it decided
+    on) changed no row: another command saved the run first. Decided on a copy held and
+    not read (:func:`praxis.store.runtime.rows.loading.held`), the command is
+    :class:`Stale` (decided again on the stored run); else VERSION_CONFLICT. ``answered``:
+    the update has been answered (a pipelined one has a ``rowcount`` of -1 until then)."""
     if updated == 1 or (updated == -1 and not answered):
         return
+    if loading.unread(connection, state.run_id):
+        raise Rollback(Stale(state.run_id))
     raise Rollback(
         Rejection(
             Code.ABORTED,
