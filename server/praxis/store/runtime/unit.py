@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection
 from praxis.core import definition as definitions
 from praxis.core import run as core
 from praxis.core.rejection import Code, Rejection
+from praxis.observability import metrics
 from praxis.store.db import locks
 from praxis.store.db.database import Database, Ending, Rollback
 from praxis.store.db.reactions import Reactions
@@ -94,6 +95,7 @@ class Unit:
             if not isinstance(result, Stale):
                 break
             self.snapshots.drop(result.run_id)  # decided on a stale copy: read it next time
+            metrics.stale_copy()
         else:
             result = _conflict(result.run_id)
         if not dry_run:
@@ -145,6 +147,7 @@ class Unit:
         for index, answer in enumerate(answers):
             if isinstance(answer, Stale):  # decided on a stale copy: on its own, read
                 self.snapshots.drop(answer.run_id)
+                metrics.stale_copy()
                 answers[index] = self.transact(bodies[index])
         for answer in answers:
             if isinstance(answer, BaseException):
