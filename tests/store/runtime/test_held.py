@@ -11,8 +11,14 @@ from praxis.store.runtime.held import HeldRuns
 from praxis.store.runtime.records import RunRecord
 from tests.support.runtime import definition, json_out, node
 
-PARSED = definitions.parse(definition("a", a=node(output=json_out())), None)
-assert isinstance(PARSED, definitions.Definition)
+
+def parsed() -> definitions.Definition:
+    found = definitions.parse(definition("a", a=node(output=json_out())), None)
+    assert isinstance(found, definitions.Definition)
+    return found
+
+
+PARSED = parsed()
 
 
 def record(run_id: str, version: int) -> RunRecord:
