@@ -10,6 +10,7 @@ decided again on the stored run, with the answer and rows the other server gives
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -158,3 +159,29 @@ def test_the_copy_held_is_the_run_as_stored(pair: tuple[Harness, Harness]) -> No
         with unit.db.read() as connection:
             stored = loading.load(connection, run_id, unit.definition)
         assert copy == stored
+
+
+def test_a_poll_woken_by_the_other_server_claims_what_is_stored(
+    pair: tuple[Harness, Harness],
+) -> None:
+    a, b = pair
+    first = start(a, CHAIN, {"x": 1}).run.run_id
+    [task] = claim(a)  # a holds the run with b pending
+    waiting = a.client("agent").tasks.ClaimTasks.future(
+        task_pb2.ClaimTasksRequest(
+            worker_id="w-parked", models=["echo"], max_tasks=1, lease_ms=30_000, wait_ms=10_000
+        )
+    )
+    deadline = time.monotonic() + 10
+    while a.server.engine.tasks.waiters.parked() != 1:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    stale = stale_copies()
+    complete(b, task, {"v": 1})  # readies b on the other server, which wakes the poll
+    [woken] = waiting.result(timeout=10).tasks
+    assert stale() == 1  # its claim met the stale copy, and claimed on the stored run
+    assert (woken.run_id, woken.node_id) == (first, "b")
+    assert json.loads(woken.input_json) == {"v": 1}
+    second = start(a, CHAIN, {"x": 2}).run.run_id
+    [then] = claim(a)
+    assert (then.run_id, then.node_id) == (second, "a")

@@ -38,7 +38,7 @@ from praxis.store.runtime import ahead, matching
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import AttemptSettled, WorkReadied
 from praxis.store.runtime.inputs import gather_input
-from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord, Stale
 from praxis.store.runtime.rows import attempts as attempt_rows
 from praxis.store.runtime.rows import loading, queues
 from praxis.store.runtime.rows import progress as attempt_progress
@@ -266,8 +266,13 @@ class TaskStore:
                     count -= sum(1 for task in tasks if task.agent.model == model)
             if savepoint is not None:
                 savepoint.commit()
-        except Exception:  # a claim's bug or a lost lock race: the polls wait on, woken
-            log.exception("handing ready work to parked long polls failed; they are woken")
+        except Exception as error:  # a claim's bug or a lost lock race: the polls wait on, woken
+            if isinstance(error, Rollback) and isinstance(error.value, Stale):
+                self.unit.snapshots.drop(error.value.run_id)  # the polls claim on the stored run
+                metrics.stale_copy()
+                log.info("a hand-off found a stale copy of %s; the polls are woken", error.value)
+            else:
+                log.exception("handing ready work to parked long polls failed; they are woken")
             for waiter, _tasks, _fx in offers:
                 self.waiters.decide(waiter, [])
             if savepoint is not None:
@@ -295,8 +300,10 @@ class TaskStore:
             return []
         try:
             tasks: list[TaskView] = self._claim_body(waiter.claim)(connection, fx)
-        except Rollback:  # the model cap refused its registration, before any write
-            return []
+        except Rollback as rollback:
+            if isinstance(rollback.value, Stale):
+                raise  # leased on a stale copy: undo every hand-off of this commit
+            return []  # the model cap refused its registration, before any write
         return tasks
 
     def _give_back_later(self, worker_id: str, tasks: list[TaskView]) -> None:

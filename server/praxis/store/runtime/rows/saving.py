@@ -192,23 +192,28 @@ def save(
                 _INSERT["node_results"].run(connection, result_row)
                 result_row = None
             saved = evolve(saved, result_json=run_result(connection, state))
-    columns = {
+    before = record.state
+    columns: dict[str, Any] = {
         "rid": state.run_id,
-        "expected_version": record.state.version,
-        "revision": state.revision,
+        "expected_version": before.version,
         "version": state.version,
-        "definition_digest": state.definition.digest,
-        "result_json": saved.result_json,
-        "result_error": state.result_error,
-        "result_reason": state.result_reason,
-        "node_count": len(state.nodes),
-        "updated_at_ms": state.updated_at_ms,
-        "finished_at_ms": state.finished_at_ms,
     }
-    if state.status is not record.state.status:  # set only when changed: two indexes hold it
-        columns["status"] = state.status.value
-    if state.deadline_ms != record.state.deadline_ms:  # a resume sets it anew
-        columns["deadline_ms"] = state.deadline_ms
+    # Only the columns that changed (each shape compiled once): the others hold already
+    # what they would be set to (the record is the run as stored at ``before.version``).
+    for name, value, old in (
+        ("status", state.status.value, before.status.value),  # two indexes hold it
+        ("revision", state.revision, before.revision),
+        ("definition_digest", state.definition.digest, before.definition.digest),
+        ("result_json", saved.result_json, record.result_json),
+        ("result_error", state.result_error, before.result_error),
+        ("result_reason", state.result_reason, before.result_reason),
+        ("node_count", len(state.nodes), len(before.nodes)),
+        ("updated_at_ms", state.updated_at_ms, before.updated_at_ms),
+        ("finished_at_ms", state.finished_at_ms, before.finished_at_ms),
+        ("deadline_ms", state.deadline_ms, before.deadline_ms),  # a resume sets it anew
+    ):
+        if value != old:
+            columns[name] = value
     if state.definition.digest != record.state.definition.digest:
         save_definition(connection, state.definition)
     # Writes whose answers nothing reads before the end: one round trip on PostgreSQL,
@@ -271,22 +276,31 @@ def _check_version(
 
 
 def _write_nodes(connection: Connection, before: core.RunState, outcome: core.Outcome) -> None:
-    """Writes the rows of the nodes ``outcome`` changed or removed, and no others."""
+    """Writes the rows of the nodes ``outcome`` changed or removed, and no others; of a
+    node that was there before, only the columns that changed (one statement per shape of
+    changed columns, each compiled once)."""
     state = outcome.state
-    inserted, updated = [], []
+    inserted: list[dict[str, Any]] = []
+    updated: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for uid in sorted(outcome.changed, key=core.order_key(state.definition)):
         row = run_codec.node_row(state.run_id, state.nodes[uid])
-        if uid in before.nodes:  # a node's identity never changes, nor its index entries
-            row["b_run_id"], row["b_node_uid"] = row.pop("run_id"), row.pop("node_uid")
-            del row["node_id"], row["item"]
-            updated.append(row)
-        else:
+        old = before.nodes.get(uid)
+        if old is None:
             inserted.append(row)
+            continue
+        if old == state.nodes[uid]:
+            continue  # unchanged after all: its row already holds it
+        # A node's identity never changes, nor its index entries (run, uid, node id, item).
+        was = run_codec.node_row(state.run_id, old)
+        changed = {name: value for name, value in row.items() if was[name] != value}
+        changed["b_run_id"], changed["b_node_uid"] = state.run_id, uid
+        updated.setdefault(tuple(changed), []).append(changed)
     if outcome.removed:
         _DROP_NODES.run_many(
             connection, [{"rid": state.run_id, "uid": uid} for uid in sorted(outcome.removed)]
         )
-    _UPDATE_NODE.run_many(connection, updated)
+    for rows in updated.values():
+        _UPDATE_NODE.run_many(connection, rows)
     _INSERT["run_nodes"].run_many(connection, inserted)
 
 
