@@ -185,3 +185,37 @@ def test_a_poll_woken_by_the_other_server_claims_what_is_stored(
     second = start(a, CHAIN, {"x": 2}).run.run_id
     [then] = claim(a)
     assert (then.run_id, then.node_id) == (second, "a")
+
+
+def test_a_settle_and_claim_on_stale_copies_answers_as_on_the_stored_run(
+    pair: tuple[Harness, Harness],
+) -> None:
+    a, b = pair
+    run_id = start(a, CHAIN, {"x": 1}).run.run_id
+    [task] = claim(a)
+    complete(b, task, {"v": 1})  # a holds the run with the attempt live and b pending
+    stale = stale_copies()
+    response = a.client("agent").tasks.SettleTasks(
+        task_pb2.SettleTasksRequest(
+            settlements=[
+                task_pb2.Settlement(
+                    complete=task_pb2.CompleteTaskRequest(
+                        attempt_id=task.attempt_id,
+                        worker_id="w1",
+                        result_json=json.dumps({"v": 1}),
+                        effect=1,
+                    )
+                )
+            ],
+            claim=task_pb2.ClaimTasksRequest(
+                worker_id="w1", models=["echo"], max_tasks=1, lease_ms=30_000
+            ),
+        )
+    )
+    assert stale() == 2  # the settlement and the claim, each decided again on its own
+    [result] = response.results
+    assert result.complete.replayed  # the same payload again: a replay, as stored
+    [next_task] = response.tasks
+    assert (next_task.run_id, next_task.node_id) == (run_id, "b")
+    assert json.loads(next_task.input_json) == {"v": 1}
+    assert get_run(a, run_id) == get_run(b, run_id)
