@@ -44,19 +44,31 @@ CHAIN = definition(
 )
 
 
-@pytest.fixture
-def pair(tmp_path: Path) -> Iterator[tuple[Harness, Harness]]:
+def two_servers(path: Path, **settings: object) -> Iterator[tuple[Harness, Harness]]:
     """Two servers on one SQLite file and one clock."""
     clock = TestClock(T0)
-    first = start_server(tmp_path / "praxis.db", clock, sweeper=False, metrics=True)
+    first = start_server(path, clock, sweeper=False, metrics=True, **settings)
     try:
-        second = start_server(tmp_path / "praxis.db", clock, sweeper=False, metrics=True)
+        second = start_server(path, clock, sweeper=False, metrics=True, **settings)
         try:
             yield first, second
         finally:
             second.close()
     finally:
         first.close()
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> Iterator[tuple[Harness, Harness]]:
+    """Two servers on one SQLite file, each deciding on the copies it holds unread."""
+    yield from two_servers(tmp_path / "praxis.db")
+
+
+@pytest.fixture
+def verifying(tmp_path: Path) -> Iterator[tuple[Harness, Harness]]:
+    """Two servers as ``praxis serve --processes 2`` runs them: deciding ahead, and
+    verifying a copy's version before deciding on it."""
+    yield from two_servers(tmp_path / "praxis.db", decide_ahead=True)
 
 
 def stale_copies() -> Callable[[], float]:
@@ -218,4 +230,22 @@ def test_a_settle_and_claim_on_stale_copies_answers_as_on_the_stored_run(
     [next_task] = response.tasks
     assert (next_task.run_id, next_task.node_id) == (run_id, "b")
     assert json.loads(next_task.input_json) == {"v": 1}
+    assert get_run(a, run_id) == get_run(b, run_id)
+
+
+def test_where_processes_share_the_file_a_stale_copy_is_found_before_deciding(
+    verifying: tuple[Harness, Harness],
+) -> None:
+    a, b = verifying
+    run_id = start(a, CHAIN, {"x": 1}).run.run_id
+    [task] = claim(a)
+    assert held(a).record(run_id) is not None
+    complete(b, task, {"v": 1})
+    stale = stale_copies()
+    [next_task] = claim(a)  # the copy's version is read first: stale, so the run is read
+    assert (next_task.node_id, json.loads(next_task.input_json)) == ("b", {"v": 1})
+    complete(a, next_task, {"v": 2})  # on the copy a wrote: current, verified
+    [last] = claim(a)
+    assert json.loads(last.input_json) == {"v": 2}
+    assert stale() == 0  # never decided twice
     assert get_run(a, run_id) == get_run(b, run_id)
