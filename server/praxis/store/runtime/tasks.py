@@ -127,9 +127,7 @@ class TaskStore:
         # commit need not wake it (a sweep that changes nothing, another replica's claim).
         self.claims_skipped = 0
         # Whether heartbeats and settlements are decided ahead of the writers' turn: where
-        # other processes write the same SQLite file (praxis.store.runtime.ahead). There a
-        # copy of a run held is verified (its version read) before a claim or a
-        # settlement decides on it: another process has often written the run since.
+        # other processes write the same SQLite file (praxis.store.runtime.ahead).
         self.decide_ahead = decide_ahead
         # The long polls of this process parked for a hand-off, and the one thread that
         # gives back what a vanished poll was handed (never the committing writer's).
@@ -408,7 +406,7 @@ class TaskStore:
         record = (
             self.unit.load(connection, run_id, row)
             if row
-            else self.unit.decide_on(connection, run_id, verify=self.decide_ahead)
+            else self.unit.decide_on(connection, run_id)
         )
         allowance = (
             self.context.ports.contracts.allowance(connection, record)
@@ -500,11 +498,7 @@ class TaskStore:
         decide inside the turn instead."""
         # Inside the turn, the attempt and its run as this process holds them (SQLite), or
         # the run's row as of its lock where writers run side by side (else None).
-        held = (
-            None
-            if earlier is not None
-            else self.unit.held_attempt(connection, attempt_id, verify=self.decide_ahead)
-        )
+        held = None if earlier is not None else self.unit.held_attempt(connection, attempt_id)
         row, attempt = (None, held[1]) if held else attempt_to_decide(connection, attempt_id)
         if attempt is None:
             raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))

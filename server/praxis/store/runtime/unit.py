@@ -222,21 +222,18 @@ class Unit:
             return loading.load_row(connection, row, self.definition, self.snapshots)
         return loading.load(connection, run_id, self.definition, self.snapshots)
 
-    def decide_on(
-        self, connection: Connection, run_id: str, verify: bool = False
-    ) -> RunRecord | None:
+    def decide_on(self, connection: Connection, run_id: str) -> RunRecord | None:
         """The run a command of :meth:`transact` decides on: the copy this process holds
-        when there is one (SQLite; not read, its save's compare-and-swap checks it;
-        ``verify``: its version read first, see :func:`loading.held`), else read as
-        :meth:`load` reads it. PostgreSQL reads it under the run's lock."""
+        when there is one (SQLite; not read, its save's compare-and-swap checks it), else
+        read as :meth:`load` reads it. PostgreSQL reads it under the run's lock."""
         if not locks.needed(connection):
-            found = loading.held(connection, run_id, self.snapshots, verify)
+            found = loading.held(connection, run_id, self.snapshots)
             if found is not None:
                 return found
         return self.load(connection, run_id)
 
     def held_attempt(
-        self, connection: Connection, attempt_id: str, verify: bool = False
+        self, connection: Connection, attempt_id: str
     ) -> tuple[RunRecord, core.Attempt] | None:
         """An attempt and its run as this process holds them, for a command of
         :meth:`transact` to decide on without reading either (SQLite), or ``None`` (read
@@ -244,7 +241,7 @@ class Unit:
         older than what it wrote)."""
         if locks.needed(connection):
             return None
-        return loading.held_attempt(connection, attempt_id, self.snapshots, verify)
+        return loading.held_attempt(connection, attempt_id, self.snapshots)
 
     def lock_load(self, connection: Connection, run_id: str) -> RunRecord | None:
         """The run, locked for this transaction (PostgreSQL; see :mod:`locks`)."""

@@ -61,54 +61,38 @@ def load_row(
     return record
 
 
-def held(
-    connection: Connection, run_id: str, cache: HeldRuns, verify: bool = False
-) -> RunRecord | None:
+def held(connection: Connection, run_id: str, cache: HeldRuns) -> RunRecord | None:
     """The run a command may decide on without reading it, or ``None`` (then it is read):
     as an earlier command of this transaction saved it, or as this process holds it
     (:mod:`praxis.store.runtime.held`). A copy held is marked unread for this
     transaction: its save's compare-and-swap checks it, and a command that writes no run
-    on it checks it first (:func:`confirm`). ``verify`` (where other processes often
-    write the run): the copy's version is read first instead, and a stale copy is
-    dropped and ``None`` answered, so that the command never decides twice."""
+    on it checks it first (:func:`confirm`)."""
     written = database.recalled(connection, ("record", run_id))
     if isinstance(written, RunRecord):
         return written
     if database.recalled(connection, ("run", run_id)) is not None:
         return None  # written here by a command that kept no record: read it
     found = cache.record(run_id)
-    if found is not None and not _current(connection, found, cache, verify):
-        return None
+    if found is not None:
+        database.memo(connection)[("unread", run_id)] = found.state.version
     return found
 
 
-def _current(connection: Connection, found: RunRecord, cache: HeldRuns, verify: bool) -> bool:
-    """Marks a copy held unread (:func:`held`), or with ``verify`` reads its version:
-    whether to decide on it."""
-    run_id = found.state.run_id
-    if not verify:
-        database.memo(connection)[("unread", run_id)] = found.state.version
-        return True
-    if version(connection, run_id) == found.state.version:
-        return True  # as read inside this transaction
-    cache.drop(run_id)
-    return False
-
-
 def held_attempt(
-    connection: Connection, attempt_id: str, cache: HeldRuns, verify: bool = False
+    connection: Connection, attempt_id: str, cache: HeldRuns
 ) -> tuple[RunRecord, core.Attempt] | None:
     """An attempt and its run as this process holds them, both at the run's version held,
     for a command to decide on without reading either (marked unread, as :func:`held`
-    marks a run, or verified as it verifies one), or ``None``: read them. ``None`` too
-    when this transaction wrote the run (the attempt held may be older than what it
-    wrote)."""
+    marks a run), or ``None``: read them. ``None`` too when this transaction wrote the run
+    (the attempt held may be older than what it wrote)."""
     found = cache.attempt(attempt_id)
     if found is None:
         return None
-    if database.recalled(connection, ("run", found[0].state.run_id)) is not None:
+    run_id = found[0].state.run_id
+    if database.recalled(connection, ("run", run_id)) is not None:
         return None
-    return found if _current(connection, found[0], cache, verify) else None
+    database.memo(connection)[("unread", run_id)] = found[0].state.version
+    return found
 
 
 def unread(connection: Connection, run_id: str) -> bool:
