@@ -162,15 +162,19 @@ def test_the_copy_held_is_the_run_as_stored(pair: tuple[Harness, Harness]) -> No
     a, _ = pair
     run_id = start(a, CHAIN, {"x": 1}, labels={"team": "x"}).run.run_id
     unit = a.server.engine.context.unit
+
+    def stored() -> object:
+        with unit.db.read() as connection:
+            return loading.load(connection, run_id, unit.definition)
+
     for _ in range(3):
         [task] = claim(a)
-        complete(a, task, {"n": task.node_id})
         copy = held(a).record(run_id)
-        assert copy is not None
+        assert copy is not None and copy == stored()
         assert held(a).attempt(task.attempt_id) == (copy, copy_attempt(a, task.attempt_id))
-        with unit.db.read() as connection:
-            stored = loading.load(connection, run_id, unit.definition)
-        assert copy == stored
+        complete(a, task, {"n": task.node_id})
+        assert held(a).record(run_id) == stored()
+        assert held(a).attempt(task.attempt_id) is None  # settled: no longer held
 
 
 def test_a_poll_woken_by_the_other_server_claims_what_is_stored(

@@ -46,6 +46,15 @@ def test_attempts_are_held_along_an_unbroken_chain_of_this_process_s_saves() -> 
     assert held.record("r") == record("r", 8)
 
 
+def test_only_live_attempts_are_held() -> None:
+    held = HeldRuns()
+    held.written(None, record("r", 1), [attempt("r", "t1"), attempt("r", "t2")], None)
+    settled = replace(attempt("r", "t1"), status=core.AttemptStatus.COMPLETED)
+    held.written(1, record("r", 2), [settled], None)
+    assert held.attempt("t1") is None  # settled: a settlement repeated reads it
+    assert held.attempt("t2") is not None
+
+
 def test_a_copy_never_goes_back_to_an_older_version() -> None:
     held = HeldRuns()
     held.written(None, record("r", 5), [attempt("r", "t1")], ("a", "1"))

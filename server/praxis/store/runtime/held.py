@@ -12,9 +12,11 @@ run, or it was archived), the command is undone and decided again on the stored 
 
 Each copy also holds:
 
-- the attempts this process wrote along an unbroken chain of its own saves (a save from
-  the version held, committed): exactly their rows at the version held, so a heartbeat or
-  settlement finds its attempt without reading it;
+- the live attempts this process wrote along an unbroken chain of its own saves (a save
+  from the version held, committed): exactly their rows at the version held, so a
+  heartbeat or settlement finds its attempt without reading it (a settled one is
+  dropped: a settlement repeated reads it, and the copy stays as small as the work in
+  flight);
 - node results it wrote or read once committed (a node's result is written once and
   never changed): a claim's node input without reading it. Bounded by
   :data:`RESULT_BYTES_HELD` in all, and a result over :data:`RESULT_BYTES_EACH` is not kept.
@@ -125,8 +127,11 @@ class HeldRuns:
             held = _carried(_Held(record.state, _whole(record)), found)
             if found is not None and found.state.version == expected:  # an unbroken chain
                 held.attempts = found.attempts
-            for attempt in attempts:
-                held.attempts[attempt.attempt_id] = attempt
+            for attempt in attempts:  # live ones only: what heartbeats and settlements need
+                if attempt.status is core.AttemptStatus.LIVE:
+                    held.attempts[attempt.attempt_id] = attempt
+                elif held.attempts.pop(attempt.attempt_id, None) is not None:
+                    self._attempts.pop(attempt.attempt_id, None)  # settled: read if asked
             self._put(run_id, held)
             if result is not None:
                 self._add_result(held, result[0], result[1])
