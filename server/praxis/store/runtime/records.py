@@ -12,14 +12,11 @@ import json
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
-
-if TYPE_CHECKING:  # held.py keeps RunRecords
-    from praxis.store.runtime.held import HeldRuns
 
 SNAPSHOT_NODES_MAX = 1000
 """A run snapshot (``Run.nodes``) lists every node and fan-out item up to this many; a
@@ -81,6 +78,21 @@ class RunRecord:
         return found
 
 
+class Holding(Protocol):
+    """Where a transaction's saves keep the runs they wrote, once committed
+    (:class:`praxis.store.runtime.held.HeldRuns`: named here by what it does, so that this
+    module does not import the module that keeps its records)."""
+
+    def written(
+        self,
+        expected: int | None,
+        record: RunRecord,
+        attempts: Iterable[core.Attempt],
+        result: tuple[str, str] | None,
+    ) -> None:
+        """Keeps a run saved from version ``expected`` (``None``: inserted)."""
+
+
 @dataclass(frozen=True)
 class Stale:
     """What a command answers inside its transaction when it decided on a copy of a run
@@ -99,7 +111,7 @@ class Effects:
     runs: bool = False
     events: bool = False
     ended: list[str] = field(default_factory=list)
-    cache: HeldRuns | None = None  # keeps the runs written, once committed
+    cache: Holding | None = None  # keeps the runs written, once committed
     # Whom to wake (praxis.store.wake.hub): the runs changed, the subscribers with new
     # events, and how many attempts of each model became ready.
     run_ids: set[str] = field(default_factory=set)
