@@ -45,10 +45,10 @@ T = TypeVar("T")
 # Statements per call today (SQLite). Lower them when a change saves statements.
 BUDGETS = {
     "StartRun (3-node chain)": 17,
-    "ClaimTasks (one task)": 17,
-    "CompleteTask (readies the next node)": 16,
-    "CompleteTask (completes the run)": 15,
-    "3-node chain, start to end": 114,
+    "ClaimTasks (one task)": 15,
+    "CompleteTask (readies the next node)": 14,
+    "CompleteTask (completes the run)": 13,
+    "3-node chain, start to end": 103,
     "Execute PROPOSE": 8,
     "Execute ACTIVATE": 11,
     "Review ACTIVATE": 3,
