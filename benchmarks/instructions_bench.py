@@ -1,4 +1,4 @@
-"""Instructions per StartRun and per registry cycle, this tree against another, by callgrind.
+"""Instructions per StartRun, registry cycle or chain, this tree against another, by callgrind.
 
 CPU time per call swings by a third on these shared machines with the load of the other
 benchmarks; the number of instructions a call executes does not. Each tree's code runs
@@ -31,10 +31,14 @@ from tests.support.server_process import tree_path
 
 RESULTS = Path(__file__).parent / "results" / "instructions.json"
 SCRIPT = Path(__file__).with_name("servicer_path.py")
-COUNTS = {"start": (100, 400), "registry": (25, 100)}
+COUNTS = {"start": (100, 400), "registry": (25, 100), "chain": (25, 100)}
 """The short and the long count of each workload (StartRun calls; registry cycles of 3
 durable commands and a Review)."""
-STEPS = {"start": "StartRun call", "registry": "registry cycle (3 durable commands, a Review)"}
+STEPS = {
+    "start": "StartRun call",
+    "registry": "registry cycle (3 durable commands, a Review)",
+    "chain": "3-node chain: StartRun, then 3 claims and 3 completions (7 durable commands)",
+}
 
 
 def instructions(tree: Path, workload: str, count: int) -> int:

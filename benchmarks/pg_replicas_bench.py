@@ -172,12 +172,20 @@ def _named(url: str, name: str) -> str:
 
 
 def measure(
-    label: str, url: str, replicas: int, runs: int, directory: Path, cluster: Cluster | None
+    label: str,
+    url: str,
+    replicas: int,
+    runs: int,
+    directory: Path,
+    cluster: Cluster | None,
+    tree: Path | None = None,
 ) -> dict[str, Any]:
+    """The workload on ``replicas`` servers (of checkout ``tree``, default this one)."""
     servers = [
         ServerProcess(
             write_config(directory / f"{label}-r{i}", database_url=_named(url, f"{label}-r{i}")),
             free_port(),
+            tree=tree,
         )
         for i in range(replicas)
     ]

@@ -1,18 +1,22 @@
-"""StartRun calls or registry cycles through the servicers in one process, without gRPC.
+"""StartRun calls, registry cycles or chains through the servicers in one process, without
+gRPC.
 
 The servicers of a real engine (SQLite file, ``synchronous=FULL``) are called directly,
 as the server's interceptor would after authentication: ``start`` makes StartRun calls
 of ``startrun_bench``'s one-node definition; ``registry`` makes ``registry_bench``'s
 cycles (PROPOSE by an agent, Review and CreateApproval and ACTIVATE by a human) over 16
-work orders. After a warm-up of 50, it makes ``count`` more and prints the process's CPU
-per durable call. ``instructions_bench.py`` runs it under callgrind: the count of
-instructions per call, unlike CPU time, does not change with the machine's load.
+work orders; ``chain`` starts a three-node chain and claims and completes each node
+through the task store (7 durable commands). After a warm-up of 50, it makes ``count``
+more and prints the process's CPU per durable call. ``instructions_bench.py`` runs it
+under callgrind: the count of instructions per call, unlike CPU time, does not change
+with the machine's load.
 
-    .venv/bin/python benchmarks/servicer_path.py start|registry COUNT
+    .venv/bin/python benchmarks/servicer_path.py start|registry|chain COUNT
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import tempfile
 import time
@@ -26,18 +30,29 @@ from aiws.engine.v1 import approval_pb2, registry_pb2, run_pb2
 from benchmarks.startrun_bench import DEFINITION
 from praxis.app import Engine, Settings
 from praxis.clock import SystemClock
+from praxis.core import run as core
 from praxis.core.records import Principal, PrincipalKind
 from praxis.rpc import auth
 from praxis.rpc.registry import ApprovalServicer, RegistryServicer
 from praxis.rpc.runs import RunServicer
 from praxis.rpc.serving import Blocking
+from praxis.store.runtime.tasks import Settlement
 from tests.support.harness import authority
 from tests.support.registry import activate_cmd, propose_cmd, ref, register_cmd, variant
+from tests.support.runtime import definition, json_out, node
 
 T = TypeVar("T")
 AGENT = Principal("agent", PrincipalKind.AGENT)
 ALICE = Principal("alice", PrincipalKind.HUMAN)
 WARM_UP = 50
+CHAIN = json.dumps(
+    definition(
+        "c",
+        a=node(output=json_out()),
+        b=node("node:a", ("a",), json_out()),
+        c=node("node:b", ("b",), json_out()),
+    )
+)
 
 
 def as_principal(principal: Principal, call: Callable[[], T]) -> T:
@@ -53,6 +68,7 @@ class Calls:
     """The servicers of one engine, and the two workloads' steps."""
 
     def __init__(self, engine: Engine) -> None:
+        self.tasks = engine.tasks
         self.runs = RunServicer(
             engine.runs,
             engine.signals,
@@ -74,6 +90,21 @@ class Calls:
             request_id=f"b{self.count}", definition_json=DEFINITION, input_json="{}"
         )
         as_principal(AGENT, lambda: self.runs.StartRun(request, None))  # type: ignore[arg-type]
+
+    def chain(self) -> None:
+        self.count += 1
+        request = run_pb2.StartRunRequest(
+            request_id=f"c{self.count}", definition_json=CHAIN, input_json='{"x":1}'
+        )
+        as_principal(AGENT, lambda: self.runs.StartRun(request, None))  # type: ignore[arg-type]
+        for _ in range(3):
+            tasks = self.tasks.claim(AGENT, "w1", ["echo"], 1, 30_000)
+            assert isinstance(tasks, list) and len(tasks) == 1, tasks
+            settled = self.tasks.complete(
+                AGENT,
+                Settlement(tasks[0].attempt_id, "w1", core.Effect.APPLIED, "0", '{"ok":true}'),
+            )
+            assert isinstance(settled, core.Reply), settled
 
     def register_all(self) -> None:
         for r in self.refs:
@@ -133,6 +164,8 @@ def main() -> int:
             calls = Calls(engine)
             if workload == "start":
                 step, durable = calls.start, 1
+            elif workload == "chain":
+                step, durable = calls.chain, 7  # StartRun, 3 claims, 3 completions
             else:
                 calls.register_all()
                 step, durable = calls.cycle, 3  # PROPOSE, CreateApproval, ACTIVATE

@@ -492,10 +492,9 @@ class Server:
     """A running asyncio gRPC server over an :class:`Engine`.
 
     The server owns one event-loop thread (every stream, long poll, health and
-    reflection call lives there and holds no thread while it waits; on SQLite the hot
-    unary calls too, see :mod:`praxis.rpc.serving`) and one bounded executor (the other
-    unary RPCs; on PostgreSQL all of them, and the database work of streams). Its
-    methods are called from ordinary threads.
+    reflection call lives there and holds no thread while it waits; the hot unary calls
+    too, see :mod:`praxis.rpc.serving`) and one bounded executor (the other unary RPCs).
+    Its methods are called from ordinary threads.
     """
 
     def __init__(self, settings: Settings) -> None:
@@ -678,10 +677,10 @@ class Server:
     async def _build(self) -> int:
         settings, engine = self.settings, self.engine
         engine.signals.attach(asyncio.get_running_loop())
-        # SQLite: the hot calls and the database work of streams run on the loop, their
-        # writes in its group commit (praxis.rpc.serving); PostgreSQL's round trips stay
-        # on the executor.
-        on_loop = ON_LOOP if engine.db.single_writer else frozenset()
+        # The hot calls and the database work of streams run on the loop (praxis.rpc.serving):
+        # on SQLite their writes join its group commit, on PostgreSQL their round trips
+        # park them on their connection's socket (praxis.store.db.loop_pg).
+        on_loop = ON_LOOP
         self.grpc = grpc.aio.server(
             migration_thread_pool=self.executor,
             interceptors=[

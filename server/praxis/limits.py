@@ -22,8 +22,9 @@ class ServingLimits:
             limit, so no other call can take their slots (nor they another call's).
         max_long_polls: ClaimTasks and SettleTasks calls waiting with ``wait_ms`` > 0.
         max_long_polls_per_principal: Waiting long polls of one principal.
-        executor_threads: Threads running unary RPCs and the database reads of streams;
-            the event loop (health, reflection, waiting) never waits for them.
+        executor_threads: Threads running the unary RPCs that do not run on the event
+            loop (listings, exports, administration: :data:`praxis.rpc.serving.ON_LOOP`
+            lists those that do); the event loop never waits for them.
         recheck_ms: The safety net of waiting streams and long polls: how long they wait
             without a wake-up before reading again. Commits of every server process on
             this machine wake them at once; lower it only when servers on several

@@ -104,6 +104,13 @@ HANDED_OFF = _documented(
     "Attempts leased to a long poll parked in the server process by the commit that "
     "readied them (no claim of their own); included in praxis_tasks_claimed_total.",
 )
+STALE_COPIES = _documented(
+    Counter,
+    "praxis_stale_copies",
+    "Commands that decided on a copy of a run this process held (SQLite: claims, heartbeats "
+    "and settlements read no run) after another server process had changed the run: undone "
+    "and decided again on the stored run.",
+)
 DECISIONS_AHEAD = _documented(
     Counter,
     "praxis_decisions_ahead",
@@ -323,6 +330,12 @@ def handed_off(attempts: int) -> None:
     """A commit leased ``attempts`` to parked long polls (after its COMMIT)."""
     if ON:
         HANDED_OFF.inc(attempts)
+
+
+def stale_copy() -> None:
+    """A command decided on a stale copy of a run and is decided again."""
+    if ON:
+        STALE_COPIES.inc()
 
 
 def decided_ahead(current: bool) -> None:

@@ -118,7 +118,7 @@ class AuthInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]  # grpc
     unexpected exceptions to INTERNAL.
 
     Synchronous handlers run on the server's executor, or on the event loop for the
-    methods of ``on_loop`` (:data:`praxis.rpc.serving.ON_LOOP` on SQLite): the wrapper
+    methods of ``on_loop`` (:data:`praxis.rpc.serving.ON_LOOP`): the wrapper
     authenticates where the handler runs, so :func:`principal` works inside them.
     Coroutine and async-generator handlers are authenticated on the event loop, in the
     call's task.

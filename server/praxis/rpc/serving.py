@@ -6,19 +6,25 @@ limit a call is refused at once with ``RESOURCE_EXHAUSTED`` instead of queueing.
 
 Where a call's store work runs depends on the database:
 
-- **SQLite: the hot calls run on the event loop itself.** The database is in the
-  process and a command's statements take microseconds; its one COMMIT
-  (``synchronous=FULL``) about 0.2 ms. Handing each call to a pool thread and its write
-  on to the writer thread cost more than the work (a quarter of a completion's CPU went
-  to thread and GIL hand-offs, issue 40). So the unary methods of :data:`ON_LOOP` run on
-  the loop, and the database work of streams and long polls (:meth:`Blocking.run`) too,
-  each in a greenlet of its own: the writes of the calls of one turn of the loop share
-  one COMMIT and one writers' turn, and a call waiting for it does not hold up the loop
-  (:mod:`praxis.store.db.loop_calls`). Every other unary method (listings, exports,
-  administration: work whose size a caller chooses) keeps a pool thread, so it never
-  stalls the loop.
-- **PostgreSQL: every store call runs on the bounded pool.** Its statements are round
-  trips to another process; the loop never waits on one.
+**The hot calls run on the event loop itself.** Handing each call to a pool thread (and
+on SQLite its write on to the writer thread) cost more than the work: a quarter of a
+completion's CPU went to thread and GIL hand-offs (issue 40). So the unary methods of
+:data:`ON_LOOP` run on the loop, and the database work of streams and long polls
+(:meth:`Blocking.run`) too, each in a greenlet of its own
+(:mod:`praxis.store.db.loop_calls`), and a call waiting for the database never holds
+up the loop:
+
+- **SQLite**: the database is in the process and a command's statements take
+  microseconds, its one COMMIT (``synchronous=FULL``) about 0.2 ms. The writes of the
+  calls of one turn of the loop share one COMMIT and one writers' turn, and a call
+  waiting for it steps back to the loop.
+- **PostgreSQL**: every statement is a round trip to another process. A call waiting
+  for an answer (or a row lock, or a pooled connection) steps back to the loop, which
+  watches the connection's socket and goes on with the call once it is ready
+  (:mod:`praxis.store.db.loop_pg`).
+
+Every other unary method (listings, exports, administration: work whose size a caller
+chooses) keeps a pool thread, so it never stalls the loop.
 """
 
 from __future__ import annotations
@@ -166,14 +172,14 @@ ON_LOOP = frozenset(
         "/aiws.engine.v1.ApprovalService/GetApproval",
     }
 )
-"""The synchronous unary methods that run on the event loop on SQLite (see the module's
+"""The synchronous unary methods that run on the event loop (see the module's
 docstring): each reads and writes a bounded amount (one run, one definition, one batch
 of at most ``MAX_SETTLEMENTS``)."""
 
 
 class Blocking:
-    """Runs blocking store calls: on the server's bounded executor, or (``on_loop``,
-    SQLite) on the event loop itself, in the caller's task."""
+    """Runs blocking store calls: on the server's bounded executor, or (``on_loop``, as
+    the server does) on the event loop itself, in the caller's task."""
 
     def __init__(self, executor: ThreadPoolExecutor | None = None, on_loop: bool = False) -> None:
         self.executor = executor

@@ -224,7 +224,10 @@ class TaskServicer(task_pb2_grpc.TaskServiceServicer):
             work.nudge()
 
         def wake_from_any_thread() -> None:
-            call_soon(loop, wake)
+            if asyncio._get_running_loop() is loop:
+                wake()  # a commit made on the loop: this poll answers before its writer goes on
+            else:
+                call_soon(loop, wake)
 
         waiter = self.store.waiters.park(
             Waiter(

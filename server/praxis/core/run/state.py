@@ -14,7 +14,14 @@ from praxis.core import money, values
 from praxis.core.definition import Definition
 
 
-class RunStatus(enum.Enum):
+class _Status(enum.Enum):
+    """An enum hashed by identity, as it compares: ``enum.Enum`` hashes its name in
+    Python, and the reducer hashes statuses dozens of times a command (tally keys, sets)."""
+
+    __hash__ = object.__hash__
+
+
+class RunStatus(_Status):
     """Lifecycle of a run.
 
     ``COMPLETING``, ``FAILING`` and ``CANCELLING`` are a run whose outcome is decided
@@ -46,7 +53,7 @@ DECIDED = TERMINAL | ENDING
 """A run whose outcome is decided: no node is dispatched, promoted or retried."""
 
 
-class NodeStatus(enum.Enum):
+class NodeStatus(_Status):
     """Lifecycle of a node or fan-out item."""
 
     PENDING = "PENDING"
@@ -81,7 +88,7 @@ STARTING = frozenset({NodeStatus.RUNNING, NodeStatus.WAITING, NodeStatus.EXPANDE
 """Entering one of these starts a node (``NodeRun.started_at_ms``), once."""
 
 
-class AttemptStatus(enum.Enum):
+class AttemptStatus(_Status):
     """What became of one attempt."""
 
     LIVE = "LIVE"
@@ -92,7 +99,7 @@ class AttemptStatus(enum.Enum):
     CANCELLED = "CANCELLED"
 
 
-class Effect(enum.Enum):
+class Effect(_Status):
     """What a worker observed of an attempt's external effect."""
 
     APPLIED = "APPLIED"

@@ -24,7 +24,9 @@ PostgreSQL runs one transaction per command and no in-process write lock: comman
 different runs and work orders proceed in parallel, each locking what it touches
 (:mod:`praxis.store.db.locks`). A transaction that loses a race on a unique key, or that
 PostgreSQL picks as a deadlock or serialization victim, is retried (up to
-``PG_RETRIES`` times); the retry sees the winner's row and answers as a replay.
+``PG_RETRIES`` times); the retry sees the winner's row and answers as a replay. A command
+of a store call on the event loop runs there, on a connection of its own, and each of
+its waits for the database parks the call (:mod:`praxis.store.db.loop_pg`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The rule, held by ``tests/unit/test_rows_rule.py``: every SQLite/PostgreSQL difference
 lives in ``store/db/`` (this module: engines, connection settings, the write lock's entry;
 :mod:`.portable`: the statements each backend spells its own way behind one call, such as
-``INSERT ... ON CONFLICT``; :mod:`.locks`, :mod:`.statements`, :mod:`.libpq`,
+``INSERT ... ON CONFLICT``; :mod:`.locks`, :mod:`.statements`, :mod:`.libpq`, :mod:`.loop_pg`,
 :mod:`.files`, :mod:`.backup`) or in a row function of its slice
 (``store/<slice>/rows.py`` or a ``rows/`` package), which gives each backend its own
 statement for the same call, as Temporal's persistence does (``lockTaskQueueQry``: a
@@ -47,7 +47,9 @@ def pool_size_floor(executor_threads: int) -> int:
     Each executor thread (a unary RPC, a stream's read) and the sweeper hold at most two
     at once: their transaction, and a principal's lookup when the principals cache
     misses inside it. Plus one for a metrics scrape. Fewer could leave every thread
-    holding one connection while waiting for its second.
+    holding one connection while waiting for its second. The store calls on the event
+    loop hold at most half the pool (:class:`praxis.store.db.loop_pg.LoopPool`), so with
+    at least this many one connection is always left for the holder that needs a second.
     """
     return 2 * (executor_threads + 1) + 1
 
@@ -76,15 +78,20 @@ def make_engine(
     # psycopg prepares nothing itself: the hot path's statements are prepared by
     # praxis.store.db.libpq, whose names psycopg's own cache would deallocate (it sends
     # DEALLOCATE ALL after a ROLLBACK once it has prepared anything).
+    from praxis.store.db import loop_pg  # psycopg: installed with PostgreSQL only
+
     connect_args = {"prepare_threshold": None}
-    if pg_pool_size is not None:
-        engine = create_engine(
-            url, pool_size=pg_pool_size, max_overflow=0, connect_args=connect_args
-        )
-    else:
-        engine = create_engine(
-            url, pool_size=pool_size, max_overflow=pool_size, connect_args=connect_args
-        )
+    # Store calls on the event loop park on their connection's socket and on the pool
+    # instead of blocking the loop (praxis.store.db.loop_pg).
+    size, overflow = (pg_pool_size, 0) if pg_pool_size is not None else (pool_size, pool_size)
+    engine = create_engine(
+        url,
+        poolclass=loop_pg.LoopPool,
+        pool_size=size,
+        max_overflow=overflow,
+        connect_args=connect_args,
+    )
+    loop_pg.open_off_the_loop(engine)
     _ping_when_idle(engine)
     _answer_pipelines_first(engine)
     return engine

@@ -10,8 +10,6 @@ before migration 7 (``runs.state_json``), for that migration.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
@@ -126,36 +124,3 @@ def legacy_snapshot(run_id: str, text: str) -> tuple[str, list[NodeRun]]:
         for row in data["n"]
     ]
     return data.get("r", ""), nodes
-
-
-class SnapshotCache:
-    """Loaded states of recently used runs, keyed by run id and version.
-
-    Reading a large run's node rows (a wide fan-out) would dominate each of its
-    commands; the version column identifies a state (every write bumps it with a
-    compare-and-swap), so a cached state of the same version is the same state,
-    whichever process wrote it. States are immutable, so sharing them is safe. Only
-    complete states are kept (never the partial views of a run listing).
-    """
-
-    def __init__(self, size: int = 64) -> None:
-        self._size = size
-        self._states: OrderedDict[str, RunState] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, run_id: str, version: int, digest: str) -> RunState | None:
-        """The cached state of ``run_id`` at exactly ``version``, or ``None``."""
-        with self._lock:
-            found = self._states.get(run_id)
-            if found is None or found.version != version or found.definition.digest != digest:
-                return None
-            self._states.move_to_end(run_id)
-            return found
-
-    def remember(self, state: RunState) -> None:
-        """Keeps a state just written (or read)."""
-        with self._lock:
-            self._states[state.run_id] = state
-            self._states.move_to_end(state.run_id)
-            while len(self._states) > self._size:
-                self._states.popitem(last=False)

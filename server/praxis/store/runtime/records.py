@@ -17,7 +17,6 @@ from typing import Protocol
 from sqlalchemy.engine import Connection
 
 from praxis.core import run as core
-from praxis.store.runtime import codec as run_codec
 
 SNAPSHOT_NODES_MAX = 1000
 """A run snapshot (``Run.nodes``) lists every node and fan-out item up to this many; a
@@ -79,6 +78,31 @@ class RunRecord:
         return found
 
 
+class Holding(Protocol):
+    """Where a transaction's saves keep the runs they wrote, once committed
+    (:class:`praxis.store.runtime.held.HeldRuns`: named here by what it does, so that this
+    module does not import the module that keeps its records)."""
+
+    def written(
+        self,
+        expected: int | None,
+        record: RunRecord,
+        attempts: Iterable[core.Attempt],
+        result: tuple[str, str] | None,
+    ) -> None:
+        """Keeps a run saved from version ``expected`` (``None``: inserted)."""
+
+
+@dataclass(frozen=True)
+class Stale:
+    """What a command answers inside its transaction when it decided on a copy of a run
+    this process held (:mod:`praxis.store.runtime.held`) that is no longer the stored
+    run: its writes are undone, and the unit of work drops the copy and runs the command
+    again (:meth:`praxis.store.runtime.unit.Unit.transact`). Never a caller's answer."""
+
+    run_id: str
+
+
 @dataclass
 class Effects:
     """What a transaction must announce after it commits."""
@@ -87,7 +111,7 @@ class Effects:
     runs: bool = False
     events: bool = False
     ended: list[str] = field(default_factory=list)
-    cache: run_codec.SnapshotCache | None = None  # keeps states written, once committed
+    cache: Holding | None = None  # keeps the runs written, once committed
     # Whom to wake (praxis.store.wake.hub): the runs changed, the subscribers with new
     # events, and how many attempts of each model became ready.
     run_ids: set[str] = field(default_factory=set)

@@ -250,7 +250,7 @@ class RunStore:
         outcome = core.apply(record.state, command, now, self.limits)
         if isinstance(outcome, Rejection):
             raise Rollback(outcome)
-        effects = Effects(trace=self.unit.trace)
+        effects = self.unit.effects()  # keeps the runs saved held, once committed
         self.unit.save(connection, record, outcome, effects, command, now)
         self.db.after_commit(connection, lambda: self.unit.announce(effects))
 
@@ -265,7 +265,7 @@ class RunStore:
         connection, reason, now = event.connection, event.reason, event.now
         live = [s.value for s in core.RunStatus if s not in core.TERMINAL]
         run_ids = loading.live_run_ids(connection, event.work_order_id, live)
-        effects = Effects(trace=self.unit.trace)
+        effects = self.unit.effects()  # keeps the runs saved held, once committed
         for run_id in run_ids:
             record = self.unit.load(connection, run_id)
             if record is None:

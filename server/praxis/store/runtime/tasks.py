@@ -38,10 +38,10 @@ from praxis.store.runtime import ahead, matching
 from praxis.store.runtime.context import RuntimeContext
 from praxis.store.runtime.emits import AttemptSettled, WorkReadied
 from praxis.store.runtime.inputs import gather_input
-from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.records import Effects, RunRecord, Stale
 from praxis.store.runtime.rows import attempts as attempt_rows
+from praxis.store.runtime.rows import loading, queues
 from praxis.store.runtime.rows import progress as attempt_progress
-from praxis.store.runtime.rows import queues
 from praxis.store.runtime.rows.attempts import attempt_to_decide
 from praxis.store.runtime.rows.queues import drop_ready
 
@@ -266,8 +266,13 @@ class TaskStore:
                     count -= sum(1 for task in tasks if task.agent.model == model)
             if savepoint is not None:
                 savepoint.commit()
-        except Exception:  # a claim's bug or a lost lock race: the polls wait on, woken
-            log.exception("handing ready work to parked long polls failed; they are woken")
+        except Exception as error:  # a claim's bug or a lost lock race: the polls wait on, woken
+            if isinstance(error, Rollback) and isinstance(error.value, Stale):
+                self.unit.snapshots.drop(error.value.run_id)  # the polls claim on the stored run
+                metrics.stale_copy()
+                log.info("a hand-off found a stale copy of %s; the polls are woken", error.value)
+            else:
+                log.exception("handing ready work to parked long polls failed; they are woken")
             for waiter, _tasks, _fx in offers:
                 self.waiters.decide(waiter, [])
             if savepoint is not None:
@@ -295,8 +300,10 @@ class TaskStore:
             return []
         try:
             tasks: list[TaskView] = self._claim_body(waiter.claim)(connection, fx)
-        except Rollback:  # the model cap refused its registration, before any write
-            return []
+        except Rollback as rollback:
+            if isinstance(rollback.value, Stale):
+                raise  # leased on a stale copy: undo every hand-off of this commit
+            return []  # the model cap refused its registration, before any write
         return tasks
 
     def _give_back_later(self, worker_id: str, tasks: list[TaskView]) -> None:
@@ -395,7 +402,12 @@ class TaskStore:
         """Leases ``uids`` of one run, appending to ``tasks``; False once the response's
         byte budget (:data:`MAX_BATCH_INPUT_BYTES`) is spent, leaving the rest ready.
         ``row``: the run's ``runs`` row as its lock read it (PostgreSQL), not read again."""
-        record = self.unit.load(connection, run_id, row)
+        # PostgreSQL: as its lock read it; SQLite: the copy held (its save checks it)
+        record = (
+            self.unit.load(connection, run_id, row)
+            if row
+            else self.unit.decide_on(connection, run_id)
+        )
         allowance = (
             self.context.ports.contracts.allowance(connection, record)
             if record is not None
@@ -405,7 +417,8 @@ class TaskStore:
             input_json, size, weight = None, 0, 0
             node = None if record is None else record.state.nodes.get(uid)
             if record is not None and node is not None and _claimable(record, node, now):
-                input_json = values.canonical_json(gather_input(connection, record, node, cache))
+                found = gather_input(connection, record, node, cache, self.unit.snapshots)
+                input_json = values.canonical_json(found)
                 size = len(input_json.encode("utf-8", errors="surrogatepass"))
                 weight = size + _spec_bytes(record.state.definition.nodes[node.node_id])
                 spent = sum(task.weight for task in tasks)
@@ -429,6 +442,8 @@ class TaskStore:
                 else not_found("RUN_NOT_FOUND", run_id)
             )
             if isinstance(outcome, Rejection) or record is None:
+                if record is not None:  # refused on a copy held: only if it is current
+                    loading.confirm(connection, run_id)
                 drop_ready(connection, run_id, uid)  # stale row
                 continue
             record = self.unit.save(connection, record, outcome, effects, command, now)
@@ -481,8 +496,10 @@ class TaskStore:
         may act on it. Raises Rollback with the refusal. ``earlier``: the runs earlier
         commands of a batch decided (deciding ahead); ``None`` when this command must
         decide inside the turn instead."""
-        # The run's row as of its lock where writers run side by side (else None).
-        row, attempt = attempt_to_decide(connection, attempt_id)
+        # Inside the turn, the attempt and its run as this process holds them (SQLite), or
+        # the run's row as of its lock where writers run side by side (else None).
+        held = None if earlier is not None else self.unit.held_attempt(connection, attempt_id)
+        row, attempt = (None, held[1]) if held else attempt_to_decide(connection, attempt_id)
         if attempt is None:
             raise Rollback(not_found("ATTEMPT_NOT_FOUND", f"no attempt {attempt_id!r}"))
         if attempt.principal_id and attempt.principal_id != principal.principal_id:
@@ -498,12 +515,14 @@ class TaskStore:
         if follows and record is None:
             return None  # its run ended earlier in the batch: decided inside the turn
         if record is None:
-            record = self.unit.load(connection, attempt.run_id, row)
+            record = held[0] if held else self.unit.load(connection, attempt.run_id, row)
         if record is None:
             raise Rollback(not_found("RUN_NOT_FOUND", attempt.run_id))
         command, now = build(attempt), self.clock.now_ms()
         outcome = core.apply(record.state, command, now, self.limits)
         if isinstance(outcome, Rejection):
+            if held:  # refused on copies held: only if they are current
+                loading.confirm(connection, attempt.run_id)
             raise Rollback(outcome)
         return ahead.Decided(attempt, record, command, now, outcome, follows)
 

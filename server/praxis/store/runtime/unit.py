@@ -26,13 +26,14 @@ from sqlalchemy.engine import Connection
 
 from praxis.core import definition as definitions
 from praxis.core import run as core
-from praxis.core.rejection import Rejection
+from praxis.core.rejection import Code, Rejection
+from praxis.observability import metrics
 from praxis.store.db import locks
 from praxis.store.db.database import Database, Ending, Rollback
 from praxis.store.db.reactions import Reactions
-from praxis.store.runtime import codec
 from praxis.store.runtime.emits import RunFinished, RunSaved, WorkReadied
-from praxis.store.runtime.records import Effects, RunRecord
+from praxis.store.runtime.held import HeldRuns
+from praxis.store.runtime.records import Effects, RunRecord, Stale
 from praxis.store.runtime.rows import loading, saving
 from praxis.store.runtime.rows.definitions import load_definition_json
 from praxis.store.runtime.traces import RunTraces
@@ -48,6 +49,9 @@ from praxis.store.wake.hub import (
 )
 
 DEFINITIONS_CACHED = 256  # parsed definitions kept per process
+STALE_TRIES = 8
+"""How many times a command that decided on stale copies of runs (:class:`Stale`) runs
+in all; each try drops the copy it found stale, so it reads that run the next time."""
 ENDS = frozenset({"RUN_COMPLETED", "RUN_FAILED", "RUN_CANCELLED"})
 """The run events of an outcome that ended its run (:class:`RunFinished`)."""
 
@@ -67,7 +71,7 @@ class Unit:
         self.limits = limits
         # The engine's reactions (praxis.app.reactions): RunSaved, RunFinished, WorkReadied.
         self.reactions = reactions or Reactions()
-        self.snapshots = codec.SnapshotCache()
+        self.snapshots = HeldRuns()  # the runs this process holds (praxis.store.runtime.held)
         self.trace: RunTraces | None = None  # set when tracing is on
         self.definitions: OrderedDict[str, definitions.Definition] = OrderedDict()
         self._lock = threading.Lock()
@@ -81,11 +85,21 @@ class Unit:
         ``dry_run``: ``body`` runs, then everything it wrote is rolled back (with its
         after-commit callbacks) and its answer returned; nobody is woken.
         """
-        effects = self.effects()
-        if dry_run:
-            return self.db.transact(functools.partial(_rolled_back, body, effects), scoped=scoped)
-        result = self.db.transact(functools.partial(self._command, body, effects), scoped=scoped)
-        self.announce(effects)
+        for _ in range(STALE_TRIES):
+            effects = self.effects()
+            if dry_run:
+                run = functools.partial(_rolled_back, body, effects)
+            else:
+                run = functools.partial(self._command, body, effects)
+            result = self.db.transact(run, scoped=scoped)
+            if not isinstance(result, Stale):
+                break
+            self.snapshots.drop(result.run_id)  # decided on a stale copy: read it next time
+            metrics.stale_copy()
+        else:
+            result = _conflict(result.run_id)
+        if not dry_run:
+            self.announce(effects)
         return result
 
     def _command(
@@ -130,6 +144,11 @@ class Unit:
             keys=keys,
         )
         self.announce(*effects)
+        for index, answer in enumerate(answers):
+            if isinstance(answer, Stale):  # decided on a stale copy: on its own, read
+                self.snapshots.drop(answer.run_id)
+                metrics.stale_copy()
+                answers[index] = self.transact(bodies[index])
         for answer in answers:
             if isinstance(answer, BaseException):
                 raise answer
@@ -203,6 +222,27 @@ class Unit:
             return loading.load_row(connection, row, self.definition, self.snapshots)
         return loading.load(connection, run_id, self.definition, self.snapshots)
 
+    def decide_on(self, connection: Connection, run_id: str) -> RunRecord | None:
+        """The run a command of :meth:`transact` decides on: the copy this process holds
+        when there is one (SQLite; not read, its save's compare-and-swap checks it), else
+        read as :meth:`load` reads it. PostgreSQL reads it under the run's lock."""
+        if not locks.needed(connection):
+            found = loading.held(connection, run_id, self.snapshots)
+            if found is not None:
+                return found
+        return self.load(connection, run_id)
+
+    def held_attempt(
+        self, connection: Connection, attempt_id: str
+    ) -> tuple[RunRecord, core.Attempt] | None:
+        """An attempt and its run as this process holds them, for a command of
+        :meth:`transact` to decide on without reading either (SQLite), or ``None`` (read
+        them). Not when this transaction already wrote the run (the attempt held may be
+        older than what it wrote)."""
+        if locks.needed(connection):
+            return None
+        return loading.held_attempt(connection, attempt_id, self.snapshots)
+
     def lock_load(self, connection: Connection, run_id: str) -> RunRecord | None:
         """The run, locked for this transaction (PostgreSQL; see :mod:`locks`)."""
         locks.run(connection, run_id)
@@ -223,6 +263,13 @@ def wakes_of(effects: Effects) -> dict[str, int]:
     if effects.runs and not effects.run_ids:
         wakes["run:*"] = 0
     return wakes
+
+
+def _conflict(run_id: str) -> Rejection:
+    """The answer of a command whose copies of runs kept turning out stale."""
+    return Rejection(
+        Code.ABORTED, "VERSION_CONFLICT", f"run {run_id} changed concurrently; retry the request"
+    )
 
 
 def _rolled_back(

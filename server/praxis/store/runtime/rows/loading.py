@@ -12,9 +12,11 @@ from sqlalchemy.engine import Connection
 from praxis.core import run as core
 from praxis.core.definition import Definition
 from praxis.store.db import database
+from praxis.store.db.database import Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.runtime import codec as run_codec
-from praxis.store.runtime.records import SNAPSHOT_NODES_MAX, RunRecord
+from praxis.store.runtime.held import HeldRuns
+from praxis.store.runtime.records import SNAPSHOT_NODES_MAX, RunRecord, Stale
 from praxis.store.runtime.tables import run_nodes, runs
 
 DefinitionLoader = Callable[[Connection, str], Definition]
@@ -31,7 +33,7 @@ def load(
     connection: Connection,
     run_id: str,
     definitions: DefinitionLoader,
-    cache: run_codec.SnapshotCache | None = None,
+    cache: HeldRuns | None = None,
 ) -> RunRecord | None:
     """The run, or ``None``."""
     row = _LOAD_RUN.run(connection, {"rid": run_id}).first()
@@ -50,17 +52,71 @@ def load_row(
     connection: Connection,
     row: Any,
     definitions: DefinitionLoader,
-    cache: run_codec.SnapshotCache | None = None,
+    cache: HeldRuns | None = None,
 ) -> RunRecord:
     """The record of a ``runs`` row already read (as :func:`load` after its read)."""
-    return record_of(connection, row, definitions(connection, row.definition_digest), cache)
+    record = record_of(connection, row, definitions(connection, row.definition_digest), cache)
+    if cache is not None:
+        cache.read(record)
+    return record
+
+
+def held(connection: Connection, run_id: str, cache: HeldRuns) -> RunRecord | None:
+    """The run a command may decide on without reading it, or ``None`` (then it is read):
+    as an earlier command of this transaction saved it, or as this process holds it
+    (:mod:`praxis.store.runtime.held`). A copy held is marked unread for this
+    transaction: its save's compare-and-swap checks it, and a command that writes no run
+    on it checks it first (:func:`confirm`)."""
+    written = database.recalled(connection, ("record", run_id))
+    if isinstance(written, RunRecord):
+        return written
+    if database.recalled(connection, ("run", run_id)) is not None:
+        return None  # written here by a command that kept no record: read it
+    found = cache.record(run_id)
+    if found is not None:
+        database.memo(connection)[("unread", run_id)] = found.state.version
+    return found
+
+
+def held_attempt(
+    connection: Connection, attempt_id: str, cache: HeldRuns
+) -> tuple[RunRecord, core.Attempt] | None:
+    """An attempt and its run as this process holds them, both at the run's version held,
+    for a command to decide on without reading either (marked unread, as :func:`held`
+    marks a run), or ``None``: read them. ``None`` too when this transaction wrote the run
+    (the attempt held may be older than what it wrote)."""
+    found = cache.attempt(attempt_id)
+    if found is None:
+        return None
+    run_id = found[0].state.run_id
+    if database.recalled(connection, ("run", run_id)) is not None:
+        return None
+    database.memo(connection)[("unread", run_id)] = found[0].state.version
+    return found
+
+
+def unread(connection: Connection, run_id: str) -> bool:
+    """Whether this transaction decides on a copy of the run it did not read (:func:`held`)."""
+    return database.recalled(connection, ("unread", run_id)) is not None
+
+
+def confirm(connection: Connection, run_id: str) -> None:
+    """Before a command acts on a decision that writes no run (a no-op, a refusal, a
+    dropped ready row): when it decided on an unread copy (:func:`held`), reads the run's
+    version, and undoes the command as :class:`Stale` if the copy is no longer the run."""
+    found = database.recalled(connection, ("unread", run_id))
+    if found is None:
+        return
+    del database.memo(connection)[("unread", run_id)]
+    if version(connection, run_id) != found:
+        raise Rollback(Stale(run_id))
 
 
 def load_state(
     connection: Connection,
     row: Any,
     definition: Definition,
-    cache: run_codec.SnapshotCache | None = None,
+    cache: HeldRuns | None = None,
 ) -> core.RunState:
     """The complete state of a ``runs`` row: as this transaction wrote it, cached for its
     version, or read from its rows."""
@@ -86,7 +142,7 @@ def record_of(
     connection: Connection,
     row: Any,
     definition: Definition,
-    cache: run_codec.SnapshotCache | None = None,
+    cache: HeldRuns | None = None,
     state: core.RunState | None = None,
 ) -> RunRecord:
     """The record of a ``runs`` row (with ``state`` when it is already read)."""
@@ -110,7 +166,7 @@ def summaries(
     connection: Connection,
     rows: Sequence[Any],
     definitions: DefinitionLoader,
-    cache: run_codec.SnapshotCache | None = None,
+    cache: HeldRuns | None = None,
 ) -> list[RunRecord]:
     """Records of ``runs`` rows for a listing: complete for runs of at most
     :data:`SNAPSHOT_NODES_MAX` nodes, the definition's nodes only for larger ones,

@@ -26,8 +26,9 @@ from praxis.store.db import database, locks, statements
 from praxis.store.db.database import Database, Rollback
 from praxis.store.db.statements import Statement
 from praxis.store.runtime import codec as run_codec
-from praxis.store.runtime.records import Effects, RunRecord
-from praxis.store.runtime.rows import attempts, queues, reservations
+from praxis.store.runtime.held import HeldRuns
+from praxis.store.runtime.records import Effects, RunRecord, Stale
+from praxis.store.runtime.rows import attempts, loading, queues, reservations
 from praxis.store.runtime.rows import log as run_log
 from praxis.store.runtime.rows.definitions import save_definition
 from praxis.store.runtime.rows.results import run_result
@@ -63,7 +64,7 @@ def insert(
     outcome: core.Outcome,
     command: core.Start,
     now: int,
-    cache: run_codec.SnapshotCache | None = None,
+    cache: HeldRuns | None = None,
 ) -> RunRecord:
     """Inserts a new run from its Start outcome (``record.state`` is the outcome's).
 
@@ -126,9 +127,11 @@ def insert(
         uids = set(state.nodes) | ({core.RUN_TIMER} if state.deadline_ms else set())
         _write_effects(connection, record, outcome, uids, None)
         run_log.append(connection, state, command, now)
-    database.memo(connection)[("run", state.run_id)] = state
+    memo = database.memo(connection)
+    memo[("run", state.run_id)], memo[("record", state.run_id)] = state, record
     if cache is not None:
-        Database.after_commit(connection, functools.partial(cache.remember, state))
+        kept = functools.partial(cache.written, None, record, outcome.attempts, None)
+        Database.after_commit(connection, kept)
     return record
 
 
@@ -154,6 +157,7 @@ def save(
         Rollback: With VERSION_CONFLICT when another writer changed the run.
     """
     if outcome.noop:
+        loading.confirm(connection, record.state.run_id)  # a no-op on a copy held: current?
         return record
     assert not record.partial, "a partial record is read-only"
     if effects.trace is not None:  # before the attempt rows are rewritten (their start)
@@ -188,30 +192,35 @@ def save(
                 _INSERT["node_results"].run(connection, result_row)
                 result_row = None
             saved = evolve(saved, result_json=run_result(connection, state))
-    columns = {
+    before = record.state
+    columns: dict[str, Any] = {
         "rid": state.run_id,
-        "expected_version": record.state.version,
-        "revision": state.revision,
+        "expected_version": before.version,
         "version": state.version,
-        "definition_digest": state.definition.digest,
-        "result_json": saved.result_json,
-        "result_error": state.result_error,
-        "result_reason": state.result_reason,
-        "node_count": len(state.nodes),
-        "updated_at_ms": state.updated_at_ms,
-        "finished_at_ms": state.finished_at_ms,
     }
-    if state.status is not record.state.status:  # set only when changed: two indexes hold it
-        columns["status"] = state.status.value
-    if state.deadline_ms != record.state.deadline_ms:  # a resume sets it anew
-        columns["deadline_ms"] = state.deadline_ms
+    # Only the columns that changed (each shape compiled once): the others hold already
+    # what they would be set to (the record is the run as stored at ``before.version``).
+    for name, value, old in (
+        ("status", state.status.value, before.status.value),  # two indexes hold it
+        ("revision", state.revision, before.revision),
+        ("definition_digest", state.definition.digest, before.definition.digest),
+        ("result_json", saved.result_json, record.result_json),
+        ("result_error", state.result_error, before.result_error),
+        ("result_reason", state.result_reason, before.result_reason),
+        ("node_count", len(state.nodes), len(before.nodes)),
+        ("updated_at_ms", state.updated_at_ms, before.updated_at_ms),
+        ("finished_at_ms", state.finished_at_ms, before.finished_at_ms),
+        ("deadline_ms", state.deadline_ms, before.deadline_ms),  # a resume sets it anew
+    ):
+        if value != old:
+            columns[name] = value
     if state.definition.digest != record.state.definition.digest:
         save_definition(connection, state.definition)
     # Writes whose answers nothing reads before the end: one round trip on PostgreSQL,
     # not one each; the version check reads the run's update once they are answered.
     with statements.pipelined(connection):
         changed = _UPDATE_RUN.run(connection, columns)
-        _check_version(state, changed.rowcount, answered=False)  # SQLite: answered now
+        _check_version(connection, state, changed.rowcount, answered=False)  # SQLite: now
         if result_row is not None:  # nothing reads it in this command: no round trip of its own
             _INSERT["node_results"].run(connection, result_row)
         _write_nodes(connection, record.state, outcome)
@@ -222,10 +231,16 @@ def save(
             uids.add(core.RUN_TIMER)  # the run's deadline was set, changed or ended
         _write_effects(connection, saved, outcome, uids, record.state)
         run_log.append(connection, state, command, now)
-    _check_version(state, changed.rowcount, answered=True)
-    database.memo(connection)[("run", state.run_id)] = state  # for the batch's next commands
+    _check_version(connection, state, changed.rowcount, answered=True)
+    memo = database.memo(connection)  # for the batch's next commands: written, so not unread
+    memo[("run", state.run_id)], memo[("record", state.run_id)] = state, saved
+    memo.pop(("unread", state.run_id), None)
     if effects.cache is not None:
-        Database.after_commit(connection, functools.partial(effects.cache.remember, state))
+        written = None if outcome.result is None else (outcome.result[0], result_text)
+        kept = functools.partial(
+            effects.cache.written, record.state.version, saved, outcome.attempts, written
+        )
+        Database.after_commit(connection, kept)
     effects.note(state, record.subscriber, outcome.changed, bool(outcome.events))
     if metrics.ON:  # counted once committed
         observe = functools.partial(metrics.observe_run, record.state, outcome)
@@ -239,12 +254,18 @@ _RESULTED = (core.RunStatus.COMPLETED, core.RunStatus.COMPLETING)
 """The statuses whose run carries its output's result (``result_json``)."""
 
 
-def _check_version(state: core.RunState, updated: int, answered: bool) -> None:
-    """Rolls the command back when its update of the run's row (at the version it read)
-    changed no row: another command saved the run first. ``answered``: the update has
-    been answered (a pipelined one has a ``rowcount`` of -1 until then)."""
+def _check_version(
+    connection: Connection, state: core.RunState, updated: int, answered: bool
+) -> None:
+    """Rolls the command back when its update of the run's row (at the version it decided
+    on) changed no row: another command saved the run first. Decided on a copy held and
+    not read (:func:`praxis.store.runtime.rows.loading.held`), the command is
+    :class:`Stale` (decided again on the stored run); else VERSION_CONFLICT. ``answered``:
+    the update has been answered (a pipelined one has a ``rowcount`` of -1 until then)."""
     if updated == 1 or (updated == -1 and not answered):
         return
+    if loading.unread(connection, state.run_id):
+        raise Rollback(Stale(state.run_id))
     raise Rollback(
         Rejection(
             Code.ABORTED,
@@ -255,22 +276,31 @@ def _check_version(state: core.RunState, updated: int, answered: bool) -> None:
 
 
 def _write_nodes(connection: Connection, before: core.RunState, outcome: core.Outcome) -> None:
-    """Writes the rows of the nodes ``outcome`` changed or removed, and no others."""
+    """Writes the rows of the nodes ``outcome`` changed or removed, and no others; of a
+    node that was there before, only the columns that changed (one statement per shape of
+    changed columns, each compiled once)."""
     state = outcome.state
-    inserted, updated = [], []
+    inserted: list[dict[str, Any]] = []
+    updated: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for uid in sorted(outcome.changed, key=core.order_key(state.definition)):
         row = run_codec.node_row(state.run_id, state.nodes[uid])
-        if uid in before.nodes:  # a node's identity never changes, nor its index entries
-            row["b_run_id"], row["b_node_uid"] = row.pop("run_id"), row.pop("node_uid")
-            del row["node_id"], row["item"]
-            updated.append(row)
-        else:
+        old = before.nodes.get(uid)
+        if old is None:
             inserted.append(row)
+            continue
+        if old == state.nodes[uid]:
+            continue  # unchanged after all: its row already holds it
+        # A node's identity never changes, nor its index entries (run, uid, node id, item).
+        was = run_codec.node_row(state.run_id, old)
+        changed = {name: value for name, value in row.items() if was[name] != value}
+        changed["b_run_id"], changed["b_node_uid"] = state.run_id, uid
+        updated.setdefault(tuple(changed), []).append(changed)
     if outcome.removed:
         _DROP_NODES.run_many(
             connection, [{"rid": state.run_id, "uid": uid} for uid in sorted(outcome.removed)]
         )
-    _UPDATE_NODE.run_many(connection, updated)
+    for rows in updated.values():
+        _UPDATE_NODE.run_many(connection, rows)
     _INSERT["run_nodes"].run_many(connection, inserted)
 
 
