@@ -9,6 +9,7 @@ every 10 ms), and the call goes on once the database answers or a connection is 
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
 import threading
 import time
@@ -212,4 +213,55 @@ def test_a_call_skips_the_loop_only_when_its_socket_is_the_loop_s_only_event() -
         assert asyncio.run(main()) == [True, False, False, False, True]
     finally:
         for end in (ours, theirs, other, other_peer):
+            end.close()
+
+
+class _Watcher:
+    """What :meth:`loop_pg.LoopConnection._watch` uses of its connection."""
+
+    _watching: asyncio.AbstractEventLoop | None = None
+    _watched = -1
+
+    def __init__(self) -> None:
+        self.readable = asyncio.Event()
+
+    def unwatch(self) -> None:
+        loop, self._watching = self._watching, None
+        if loop is not None:
+            loop.remove_reader(self._watched)
+
+    def _readable(self) -> None:
+        self.readable.set()
+
+
+def test_a_socket_given_a_closed_sockets_number_is_watched_afresh() -> None:
+    """A connection lost and closed off the loop leaves its socket's number in the loop's
+    selector. A new connection's socket given that number must still be reported:
+    asyncio alone would only update the stale key, and the kernel would never report
+    the new socket (the call waited for ever: a StartRun after a PostgreSQL restart)."""
+    gone, _gone_peer = socket.socketpair()
+    ours, theirs = socket.socketpair()
+
+    async def main() -> bool:
+        loop = asyncio.get_running_loop()
+        number = gone.fileno()
+        loop.add_reader(number, lambda: None)  # the lost connection's watch, never ended
+        gone.close()  # the kernel drops it from epoll; asyncio keeps its key
+        os.dup2(ours.fileno(), number)  # the new connection's socket gets the number
+        watcher = _Watcher()
+        loop_pg.LoopConnection._watch(watcher, loop, number)  # type: ignore[arg-type]
+        theirs.send(b"x")
+        try:
+            await asyncio.wait_for(watcher.readable.wait(), 2.0)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            loop.remove_reader(number)
+            os.close(number)
+
+    try:
+        assert asyncio.run(main())
+    finally:
+        for end in (ours, theirs, _gone_peer):
             end.close()

@@ -108,11 +108,12 @@ class LoopConnection(psycopg.Connection[Any]):
         if self._watching is loop and self._watched == fileno:
             return
         self.unwatch()
-        try:
-            loop.add_reader(fileno, self._readable)
-        except OSError:  # a closed socket's number left in the loop's selector: drop it
-            loop.remove_reader(fileno)
-            loop.add_reader(fileno, self._readable)
+        # The number may still be in the loop's selector for a socket closed since (a
+        # connection lost and closed off the loop, where its watch could not end): asyncio
+        # would then only update that key, and the kernel would never report this socket
+        # (the call would wait for ever). So the socket is registered afresh.
+        loop.remove_reader(fileno)
+        loop.add_reader(fileno, self._readable)
         self._watching, self._watched = loop, fileno
 
     def _readable(self) -> None:
