@@ -1,5 +1,6 @@
-"""A real server (real SQLite file, system clock) and a real console on a loopback port;
-Debian's Chromium driven by Playwright for the browser tests."""
+"""A real server (real SQLite file, system clock) and a real console on a loopback port,
+in a process of its own as ``praxis serve --console`` runs it; Debian's Chromium driven by
+Playwright for the browser tests."""
 
 from __future__ import annotations
 
@@ -11,9 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from praxis.clock import SystemClock
-from praxis_console.app import Settings
-from praxis_console.serve import ConsoleThread, Listen
-from tests.support.console import TIMEOUT_MS, Console
+from tests.support.console import TIMEOUT_MS, Console, ConsoleProcess
 from tests.support.harness import start_server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -23,12 +22,11 @@ CHROMIUM = Path("/usr/bin/chromium")
 def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
     database = tmp_path_factory.mktemp("console") / "praxis.db"
     harness = start_server(database, clock=SystemClock())  # type: ignore[arg-type]
-    thread = ConsoleThread(Settings(harness.address), Listen("127.0.0.1", 0))
-    thread.start()
+    process = ConsoleProcess(harness.address)
     try:
-        yield Console(harness, thread, f"http://127.0.0.1:{thread.port}")
+        yield Console(harness, process, f"http://127.0.0.1:{process.port}")
     finally:
-        thread.stop()
+        process.stop()
         harness.close()
 
 

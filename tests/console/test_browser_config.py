@@ -16,9 +16,7 @@ from praxis.clock import SystemClock
 from praxis.core.reload import version_of
 from praxis.serve.cli import config_reader
 from praxis.serve.config import read
-from praxis_console.app import Settings
-from praxis_console.serve import ConsoleThread, Listen
-from tests.support.console import Console, shot
+from tests.support.console import Console, ConsoleProcess, shot
 from tests.support.harness import start_server, token_of, write_principals
 
 BASE = {"database_url": "sqlite:///praxis.db", "principals_path": "principals.json"}
@@ -44,12 +42,11 @@ def console(config: Path) -> Iterator[Console]:
         config_reader=config_reader(config),
         config_document=loaded.document,
     )
-    thread = ConsoleThread(Settings(harness.address), Listen("127.0.0.1", 0))
-    thread.start()
+    process = ConsoleProcess(harness.address)
     try:
-        yield Console(harness, thread, f"http://127.0.0.1:{thread.port}")
+        yield Console(harness, process, f"http://127.0.0.1:{process.port}")
     finally:
-        thread.stop()
+        process.stop()
         harness.close()
 
 

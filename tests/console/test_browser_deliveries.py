@@ -14,9 +14,7 @@ from aiws.engine.v1 import notification_pb2, run_pb2
 from praxis.clock import SystemClock
 from praxis.core import webhooks
 from praxis.deliverer import DeliveryLimits, Destination
-from praxis_console.app import Settings
-from praxis_console.serve import ConsoleThread, Listen
-from tests.support.console import Console, shot
+from tests.support.console import Console, ConsoleProcess, shot
 from tests.support.harness import start_server, token_of
 from tests.support.runtime import definition, node
 from tests.support.webhooks import SECRET, Receiver, wait_state
@@ -43,12 +41,11 @@ def console(tmp_path_factory: pytest.TempPathFactory, receiver: Receiver) -> Ite
         webhooks={"ops": Destination("ops", receiver.url, key)},
         notifications=DeliveryLimits(timeout_s=2, max_attempts=1),
     )
-    thread = ConsoleThread(Settings(harness.address), Listen("127.0.0.1", 0))
-    thread.start()
+    process = ConsoleProcess(harness.address)
     try:
-        yield Console(harness, thread, f"http://127.0.0.1:{thread.port}")
+        yield Console(harness, process, f"http://127.0.0.1:{process.port}")
     finally:
-        thread.stop()
+        process.stop()
         harness.close()
 
 

@@ -6,13 +6,32 @@ its counts stay live."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from praxis.clock import SystemClock
 from praxis_console import inbox
+from praxis_console.app import Settings
+from praxis_console.serve import ConsoleThread, Listen
 from tests.support.console import Console, expiring_approval
-from tests.support.harness import token_of
+from tests.support.harness import start_server, token_of
+
+
+@pytest.fixture(scope="module")
+def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
+    """The console on a thread of this process, not a child: a test here changes its
+    page size (``inbox.PAGE_SIZE``)."""
+    database = tmp_path_factory.mktemp("console-live") / "praxis.db"
+    harness = start_server(database, clock=SystemClock())  # type: ignore[arg-type]
+    thread = ConsoleThread(Settings(harness.address), Listen("127.0.0.1", 0))
+    thread.start()
+    try:
+        yield Console(harness, thread, f"http://127.0.0.1:{thread.port}")
+    finally:
+        thread.stop()
+        harness.close()
 
 
 def _sign_in(page: Page, console: Console) -> None:

@@ -13,9 +13,7 @@ from playwright.sync_api import Page, expect
 
 from aiws.engine.testing.v1 import clock_pb2
 from aiws.engine.v1 import run_pb2
-from praxis_console.app import Settings
-from praxis_console.serve import ConsoleThread, Listen
-from tests.support.console import Console, shot
+from tests.support.console import Console, ConsoleProcess, shot
 from tests.support.harness import start_server, token_of
 from tests.support.runtime import definition, node
 
@@ -27,12 +25,11 @@ def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
     """This module's console: in front of a server on a test clock (the conftest's runs
     on the system clock)."""
     harness = start_server(tmp_path_factory.mktemp("stuck") / "praxis.db")
-    thread = ConsoleThread(Settings(harness.address), Listen("127.0.0.1", 0))
-    thread.start()
+    process = ConsoleProcess(harness.address)
     try:
-        yield Console(harness, thread, f"http://127.0.0.1:{thread.port}")
+        yield Console(harness, process, f"http://127.0.0.1:{process.port}")
     finally:
-        thread.stop()
+        process.stop()
         harness.close()
 
 

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from aiws.engine.v1 import admin_pb2, contract_pb2, run_pb2
-from praxis_console import inbox
+from praxis.store.views.inbox import InboxStore
 from tests.support.console import FANOUT, FANOUT_V2, Console, csrf_of, page, propose, register
 
 
@@ -186,13 +186,14 @@ def test_the_live_inbox_reads_only_when_the_inbox_changes(
     console: Console, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reads: list[float] = []
-    original = inbox.read_inbox
+    original = InboxStore.page
 
-    async def counted(*args: Any) -> Any:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         reads.append(time.monotonic())
-        return await original(*args)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(inbox, "read_inbox", counted)
+    # The console (a process of its own) reads the inbox with ListInbox: counted here.
+    monkeypatch.setattr(InboxStore, "page", counted)
     client = console.signed_in("alice")
     with client.stream("GET", "/inbox/live", timeout=30) as response:
         lines = response.iter_lines()

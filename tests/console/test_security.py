@@ -6,10 +6,17 @@ import grpc
 import httpx
 
 from aiws.engine.v1 import admin_pb2, approval_pb2
-from praxis_console.app import Settings
-from praxis_console.serve import ConsoleThread, Listen
 from praxis_console.web import CONTENT_SECURITY_POLICY
-from tests.support.console import FANOUT, FANOUT_V2, Console, csrf_of, page, propose, register
+from tests.support.console import (
+    FANOUT,
+    FANOUT_V2,
+    Console,
+    ConsoleProcess,
+    csrf_of,
+    page,
+    propose,
+    register,
+)
 from tests.support.harness import token_of
 
 
@@ -83,10 +90,7 @@ def test_session_cookie_flags_and_security_headers(console: Console) -> None:
 
 
 def test_cookie_is_secure_when_served_over_tls(console: Console) -> None:
-    secure = ConsoleThread(
-        Settings(console.harness.address, secure_cookies=True), Listen("127.0.0.1", 0)
-    )
-    secure.start()
+    secure = ConsoleProcess(console.harness.address, "--secure-cookies")
     try:
         client = httpx.Client(base_url=f"http://127.0.0.1:{secure.port}")
         cookie = client.post("/signin", data={"token": token_of("alice")}).headers["set-cookie"]
@@ -124,14 +128,19 @@ def test_bad_token_is_refused_and_sign_out_ends_the_session(console: Console) ->
 
 
 def test_one_time_code_signs_in_once(console: Console) -> None:
-    code = console.thread.app.state.sessions.issue_code(token_of("bob"))
-    client = httpx.Client(base_url=console.base_url)
-    assert code in client.get(f"/signin/once/{code}").text  # a confirmation form only
-    first = client.post("/signin/once", data={"code": code})
-    assert first.status_code == 303
-    assert "bob" in page(client, "/runs")
-    again = httpx.Client(base_url=console.base_url).post("/signin/once", data={"code": code})
-    assert again.status_code == 400
+    linked = ConsoleProcess(console.harness.address, token=token_of("bob"))
+    try:
+        base = f"http://127.0.0.1:{linked.port}"
+        code = str(linked.ready["signin_link"]).rpartition("/")[2]
+        client = httpx.Client(base_url=base)
+        assert code in client.get(f"/signin/once/{code}").text  # a confirmation form only
+        first = client.post("/signin/once", data={"code": code})
+        assert first.status_code == 303
+        assert "bob" in page(client, "/runs")
+        again = httpx.Client(base_url=base).post("/signin/once", data={"code": code})
+        assert again.status_code == 400
+    finally:
+        linked.stop()
 
 
 def test_an_agent_cannot_approve_from_the_console(console: Console) -> None:

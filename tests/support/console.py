@@ -5,7 +5,12 @@ up through the public API, as other clients would."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import select
+import subprocess
+import tempfile
+import threading
 import time
 from dataclasses import dataclass
 
@@ -13,7 +18,8 @@ import httpx
 from playwright.sync_api import Page
 
 from aiws.engine.v1 import approval_pb2, registry_pb2
-from praxis_console.serve import ConsoleThread
+from praxis.serve.processes import child_command
+from praxis_console.serve import ConsoleThread, Listen, bind
 from tests.support.harness import Harness, token_of
 from tests.support.paths import ROOT
 from tests.support.registry import approve, execute, propose_cmd, ref, register_cmd
@@ -113,12 +119,69 @@ def definition_text(definition: dict[str, object]) -> str:
     return json.dumps(definition)
 
 
+class ConsoleProcess:
+    """``praxis console`` as a child process in front of the server at ``server``, as
+    ``praxis serve --console`` runs it: grpcio's asyncio support wants one event loop per
+    process, and a console on a thread of the process that runs the tests' in-process
+    server shares that server's completion queue (now and then a new connection to the
+    server then timed out: "tcp handshaker shutdown"). ``flags``: more of its flags;
+    ``token``: a person's token, in its environment, for the one-time sign-in link of
+    its ready line."""
+
+    def __init__(self, server: str, *flags: str, token: str = "", timeout_s: float = 60) -> None:
+        sock = bind(Listen("127.0.0.1", 0))
+        self.port: int = sock.getsockname()[1]
+        argv = ["console", "--listen", f"127.0.0.1:{self.port}", "--server", server]
+        argv += ["--listen-fd", str(sock.fileno()), *flags]
+        env = {k: v for k, v in os.environ.items() if k != "PRAXIS_TOKEN"}
+        if token:
+            env["PRAXIS_TOKEN"] = token
+        self._log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115  # closed by stop()
+        self.process = subprocess.Popen(
+            child_command(argv),
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            text=True,
+            pass_fds=(sock.fileno(),),
+            env=env,
+        )
+        sock.close()  # the child serves it
+        self.ready: dict[str, object] = json.loads(self._line(timeout_s))
+        stdout = self.process.stdout
+        threading.Thread(target=lambda: stdout and stdout.read(), daemon=True).start()
+
+    def _line(self, timeout_s: float) -> str:
+        """Its ready line (one JSON object on stdout), or what it said before it failed."""
+        stdout = self.process.stdout
+        assert stdout is not None
+        readable, _, _ = select.select([stdout], [], [], timeout_s)
+        line = stdout.readline() if readable else ""
+        if not line:
+            self._log.seek(0)
+            said = self._log.read()[-2000:]
+            self.stop()
+            raise RuntimeError(f"the console did not start: {said}")
+        return line
+
+    def stop(self) -> None:
+        """Ends it (SIGTERM: its live views close first), at most 10 s later."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._log.close()
+
+
 @dataclass
 class Console:
-    """A console serving on ``base_url`` in front of ``harness``."""
+    """A console serving on ``base_url`` in front of ``harness`` (a child process, or a
+    thread of this process where a test changes the console's own module)."""
 
     harness: Harness
-    thread: ConsoleThread
+    process: ConsoleProcess | ConsoleThread
     base_url: str
 
     def signed_in(self, principal_id: str, token: str = "") -> httpx.Client:
