@@ -259,8 +259,9 @@ class TaskStore:
                         break
                     savepoint = savepoint or Savepoint(connection)
                     fx = self.unit.effects()
-                    tasks = self._lease_to(connection, waiter, fx)
-                    offers.append((waiter, tasks, fx))
+                    offers.append((waiter, [], fx))  # OFFERED now: decided below, whatever
+                    tasks = self._lease_to(connection, waiter, fx)  # happens (a stale copy)
+                    offers[-1] = (waiter, tasks, fx)
                     if not tasks:
                         break  # nothing of the model is claimable now (a backoff, a pause)
                     count -= sum(1 for task in tasks if task.agent.model == model)
